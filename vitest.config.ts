@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+/** Every package keeps its own vitest.config.ts; this file only lists them. */
+export default defineConfig({
+  test: {
+    projects: ['engine', 'tiles-cache', 'migrations', 'fixtures', 'api', 'web', 'bench'].map(
+      (p) => `./${p}/vitest.config.ts`,
+    ),
+  },
+});
