@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { StepContext } from '../core/chunk.js';
+import { Cancelled, InvalidInput } from '../core/errors.js';
+import { createRaster, type Raster } from '../raster/raster.js';
+import { unitScale } from './terrain-options.js';
+
+/** Options of {@link hillshade}; defaults are `gdaldem hillshade`'s. */
+export const hillshadeOptionsSchema = z.object({
+  /** Light azimuth in degrees clockwise from north. */
+  azimuth: z.number().min(0).max(360).default(315),
+  /** Light altitude above the horizon in degrees. */
+  altitude: z.number().min(0).max(90).default(45),
+  /** Vertical exaggeration. */
+  zFactor: z.number().positive().default(1),
+  /** Ratio of horizontal to vertical units (gdaldem `-s`); derived from the raster CRS when absent. */
+  scale: z.number().positive().optional(),
+});
+export type HillshadeOptions = z.input<typeof hillshadeOptionsSchema>;
+
+/**
+ * Hillshade of a DTM by Horn's method, equal to `gdaldem hillshade` (same
+ * defaults, z-factor and scale handling): values 1–255, 0 is nodata (edge
+ * cells and cells next to nodata). The result is a float raster holding byte
+ * values with nodata 0; write it with `sampleType: 'uint8'`.
+ *
+ * @example
+ * const shade = hillshade(dtm); await writeGeoTiff('hs.tif', shade, { sampleType: 'uint8' });
+ */
+export function hillshade(dtm: Raster, options: HillshadeOptions = {}, context: StepContext = {}): Raster {
+  const opts = hillshadeOptionsSchema.parse(options);
+  const { width, height, data, nodata } = dtm;
+  const out = createRaster(width, height, dtm.originX, dtm.originY, dtm.resolution, dtm.crs, 0);
+  out.data.fill(0);
+  const scale = opts.scale ?? unitScale(dtm.crs);
+  const d2r = Math.PI / 180;
+  const zScaled = opts.zFactor / (8 * scale);
+  const sinAlt = Math.sin(opts.altitude * d2r);
+  const cosAltZ = Math.cos(opts.altitude * d2r) * zScaled;
+  const az = opts.azimuth * d2r;
+  const cosAzCosAltZ = Math.cos(az) * cosAltZ;
+  const sinAzCosAltZ = Math.sin(az) * cosAltZ;
+  const squareZ = zScaled * zScaled;
+  const ewres = dtm.resolution;
+  const nsres = -dtm.resolution;
+  const o = out.data;
+  for (let r = 1; r < height - 1; r++) {
+    if (context.signal?.aborted) throw new Cancelled();
+    const up = (r - 1) * width;
+    const mid = r * width;
+    const dn = (r + 1) * width;
+    for (let c = 1; c < width - 1; c++) {
+      const a = data[up + c - 1]!;
+      const b = data[up + c]!;
+      const cc = data[up + c + 1]!;
+      const d = data[mid + c - 1]!;
+      const e = data[mid + c]!;
+      const f = data[mid + c + 1]!;
+      const g = data[dn + c - 1]!;
+      const h = data[dn + c]!;
+      const i = data[dn + c + 1]!;
+      if (
+        a === nodata ||
+        b === nodata ||
+        cc === nodata ||
+        d === nodata ||
+        e === nodata ||
+        f === nodata ||
+        g === nodata ||
+        h === nodata ||
+        i === nodata
+      ) {
+        continue;
+      }
+      const x = (a + d + d + g - (cc + f + f + i)) / ewres;
+      const y = (g + h + h + i - (a + b + b + cc)) / nsres;
+      const xxPlusYy = x * x + y * y;
+      let cang = (sinAlt - (y * cosAzCosAltZ - x * sinAzCosAltZ)) / Math.sqrt(1 + squareZ * xxPlusYy);
+      cang = cang <= 0 ? 1 : 1 + 254 * cang;
+      o[mid + c] = cang;
+    }
+  }
+  return out;
+}
+
+/** Validates that a raster is usable as a DTM input of a derived product. */
+export function assertDtm(dtm: Raster): void {
+  if (dtm.width < 3 || dtm.height < 3) {
+    throw new InvalidInput('dtm.size', `the DTM must be at least 3×3 cells, got ${dtm.width}×${dtm.height}`);
+  }
+}
