@@ -1,0 +1,51 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FsStore } from './fs.store.js';
+import { MemoryFrontStore } from './memory-front.store.js';
+import { readAll } from './store.js';
+
+describe('MemoryFrontStore', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'nuage-lru-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('bounds memory by bytes and evicts the least recently used', async () => {
+    const inner = new FsStore(dir);
+    const store = new MemoryFrontStore(inner, { maxBytes: 3000, maxObjectBytes: 1500 });
+    for (const k of ['a', 'b', 'c']) await store.put(`t/${k}`, Buffer.alloc(1000, k));
+    await store.put('t/big', Buffer.alloc(2000, 'z'));
+    for (const k of ['a', 'b', 'c']) await readAll((await store.get(`t/${k}`)).body);
+    expect(store.cachedBytes).toBe(3000);
+    expect(store.stats).toEqual({ hits: 0, misses: 3, evictions: 0 });
+    await readAll((await store.get('t/a')).body); // a becomes most recent; b is now the oldest
+    await store.put('t/d', Buffer.alloc(1000, 'd'));
+    await readAll((await store.get('t/d')).body);
+    expect(store.cachedCount).toBe(3);
+    expect(store.cachedBytes).toBeLessThanOrEqual(3000);
+    expect(store.stats.evictions).toBe(1);
+    const before = store.stats.hits;
+    await readAll((await store.get('t/a')).body);
+    expect(store.stats.hits).toBe(before + 1);
+    await readAll((await store.get('t/b')).body);
+    expect(store.stats.misses).toBe(5);
+    // too big to cache: served by the backend, never held
+    const big = await readAll((await store.get('t/big')).body);
+    expect(big.length).toBe(2000);
+    expect(store.cachedBytes).toBeLessThanOrEqual(3000);
+  });
+
+  it('serves ranges from memory and invalidates on overwrite', async () => {
+    const store = new MemoryFrontStore(new FsStore(dir), { maxBytes: 10_000 });
+    await store.put('r/x', 'hello world');
+    await readAll((await store.get('r/x')).body);
+    const r = await store.get('r/x', { range: { start: 6, end: 10 } });
+    expect((await readAll(r.body)).toString()).toBe('world');
+    expect(store.stats.hits).toBe(1);
+    await store.put('r/x', 'bye');
+    expect((await readAll((await store.get('r/x')).body)).toString()).toBe('bye');
+  });
+});

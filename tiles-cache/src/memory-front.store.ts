@@ -1,0 +1,142 @@
+import {
+  type Body,
+  bufferStream,
+  type GetOptions,
+  type GetResult,
+  type ObjectInfo,
+  type ObjectStore,
+  type PutOptions,
+  readAll,
+  resolveRange,
+} from './store.js';
+
+export interface MemoryFrontOptions {
+  /** Total bytes kept in memory (default 64 MiB). */
+  maxBytes?: number;
+  /** Objects larger than this are never cached (default 1 MiB): tiles are hot and small, LAS files are not. */
+  maxObjectBytes?: number;
+}
+
+interface Entry {
+  info: ObjectInfo;
+  bytes: Buffer;
+}
+
+/**
+ * A bounded LRU memory cache in front of another store, sized in bytes. Reads
+ * of small objects are served from memory (ranges included); writes and
+ * deletes go through and invalidate. Meant for hot tiles in an API process;
+ * a second process writing the same store is seen only after eviction, which
+ * is fine for immutable tile content.
+ *
+ * @example
+ * const store = new MemoryFrontStore(new FsStore(root), { maxBytes: 128 << 20 });
+ */
+export class MemoryFrontStore implements ObjectStore {
+  readonly kind: string;
+  readonly maxBytes: number;
+  readonly maxObjectBytes: number;
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  /** Counters for monitoring and tests. */
+  readonly stats = { hits: 0, misses: 0, evictions: 0 };
+
+  constructor(
+    readonly inner: ObjectStore,
+    options: MemoryFrontOptions = {},
+  ) {
+    this.kind = `memory+${inner.kind}`;
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.maxObjectBytes = Math.min(options.maxObjectBytes ?? 1024 * 1024, this.maxBytes);
+  }
+
+  /** Bytes currently held in memory. */
+  get cachedBytes(): number {
+    return this.bytes;
+  }
+
+  /** Number of objects currently held in memory. */
+  get cachedCount(): number {
+    return this.entries.size;
+  }
+
+  private forget(key: string): void {
+    const e = this.entries.get(key);
+    if (e) {
+      this.entries.delete(key);
+      this.bytes -= e.bytes.byteLength;
+    }
+  }
+
+  private remember(info: ObjectInfo, bytes: Buffer): void {
+    if (bytes.byteLength > this.maxObjectBytes) return;
+    this.forget(info.key);
+    this.entries.set(info.key, { info, bytes });
+    this.bytes += bytes.byteLength;
+    // Map iteration order is insertion order: the first key is the least recently used.
+    while (this.bytes > this.maxBytes) {
+      const oldest = this.entries.keys().next().value as string;
+      this.forget(oldest);
+      this.stats.evictions++;
+    }
+  }
+
+  async put(key: string, body: Body, options?: PutOptions): Promise<ObjectInfo> {
+    this.forget(key);
+    return this.inner.put(key, body, options);
+  }
+
+  async get(key: string, options: GetOptions = {}): Promise<GetResult> {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.stats.hits++;
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return this.serve(hit, options);
+    }
+    this.stats.misses++;
+    const info = await this.inner.head(key);
+    if (info && info.size <= this.maxObjectBytes) {
+      const whole = await this.inner.get(key);
+      const bytes = await readAll(whole.body);
+      const entry = { info: { ...info, etag: whole.etag, size: bytes.byteLength }, bytes };
+      this.remember(entry.info, bytes);
+      return this.serve(entry, options);
+    }
+    return this.inner.get(key, options);
+  }
+
+  private serve(entry: Entry, options: GetOptions): GetResult {
+    if (options.range) {
+      const range = resolveRange(options.range, entry.bytes.byteLength);
+      return { ...entry.info, body: bufferStream(entry.bytes.subarray(range.start, range.end + 1)), range };
+    }
+    return { ...entry.info, body: bufferStream(entry.bytes) };
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    const hit = this.entries.get(key);
+    if (hit) return hit.info;
+    return this.inner.head(key);
+  }
+
+  list(prefix: string): AsyncIterable<ObjectInfo> {
+    return this.inner.list(prefix);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    this.forget(key);
+    return this.inner.delete(key);
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.forget(key);
+    return this.inner.deletePrefix(prefix);
+  }
+
+  async close(): Promise<void> {
+    this.entries.clear();
+    this.bytes = 0;
+    await this.inner.close?.();
+  }
+}
