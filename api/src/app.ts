@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
+import { ZodError } from 'zod';
+import { REPO_ROOT } from './config.js';
+import type { AppDeps, AppEnv } from './context.js';
+import { AppError, type ErrorBody } from './errors.js';
+import { healthRoutes } from './routes/health.routes.js';
+import { ogcRoutes } from './routes/ogc.routes.js';
+
+/** Folder of the built web app (`npm run build -w web`). */
+export const WEB_DIST = path.join(REPO_ROOT, 'web', 'dist');
+
+/** Route groups mounted under `/api`; each area adds one line here. */
+const apiGroups: Array<(deps: AppDeps) => Hono<AppEnv>> = [healthRoutes];
+
+/**
+ * Builds the whole HTTP app: `/api/*` (spec §7 paths), `/tiles/*`, `/ogc/*`
+ * and the web app at `/`. Tests drive it with `app.request()`.
+ */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use('*', requestId());
+  app.use('*', async (c, next) => {
+    const log = deps.log.child({ reqId: c.get('requestId') });
+    c.set('log', log);
+    const started = performance.now();
+    await next();
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const status = c.res.status;
+    if (c.req.path !== '/api/health' || status >= 400) {
+      log[status >= 500 ? 'error' : 'info']({ method: c.req.method, path: c.req.path, status, ms }, 'request');
+    }
+  });
+  app.use('*', secureHeaders({ crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: false }));
+  // JSON bodies are small; uploads stream through their own route with their own limit.
+  app.use('/api/*', async (c, next) => {
+    if (c.req.header('content-type')?.includes('application/json')) {
+      return bodyLimit({
+        maxSize: 1024 * 1024,
+        onError: (cc) =>
+          cc.json<ErrorBody>({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'request body too large' } }, 413),
+      })(c, next);
+    }
+    await next();
+  });
+
+  const api = new Hono<AppEnv>();
+  for (const group of apiGroups) api.route('/', group(deps));
+  api.all('*', (c) =>
+    c.json<ErrorBody>(
+      { error: { code: 'NOT_FOUND', message: `no such endpoint: ${c.req.method} ${c.req.path}` } },
+      404,
+    ),
+  );
+  app.route('/api', api);
+  app.route('/ogc', ogcRoutes(deps));
+
+  if (existsSync(WEB_DIST)) {
+    const root = path.relative(process.cwd(), WEB_DIST) || '.';
+    app.use(
+      '/*',
+      serveStatic({
+        root,
+        onFound: (p, c) => {
+          // Hashed bundles are immutable; index.html must always be revalidated.
+          c.header(
+            'Cache-Control',
+            /[.-][A-Za-z0-9_-]{8,}\.(js|css)$/.test(p) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
+        },
+      }),
+    );
+  }
+  app.notFound((c) => c.json<ErrorBody>({ error: { code: 'NOT_FOUND', message: 'not found' } }, 404));
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) {
+      const body: ErrorBody = {
+        error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
+      };
+      return c.json(body, err.status as 400);
+    }
+    if (err instanceof ZodError) {
+      return c.json<ErrorBody>(
+        { error: { code: 'VALIDATION_FAILED', message: 'validation failed', details: { issues: err.issues } } },
+        400,
+      );
+    }
+    const log = c.get('log') ?? deps.log;
+    log.error({ err }, 'unhandled error');
+    return c.json<ErrorBody>({ error: { code: 'INTERNAL', message: 'internal server error' } }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The repository root: relative defaults (./data/...) are resolved against it. */
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+/**
+ * Every environment variable Nuage reads, with its default and what it does.
+ * README's configuration table is generated from these descriptions (`npm run docs:config`).
+ */
+export const CONFIG_VARIABLES = {
+  PORT: { default: '8080', description: 'HTTP port of the API and web app.' },
+  HOST: { default: '0.0.0.0', description: 'Interface the HTTP server binds to.' },
+  PUBLIC_URL: {
+    default: 'http://localhost:8080',
+    description: 'Origin users reach the app at; links in mails and signed URLs are built on it.',
+  },
+  DATABASE_URL: {
+    default: '',
+    description: 'PostgreSQL (with PostGIS) connection string. Unset: the embedded database (PGlite + PostGIS).',
+  },
+  DATA_DIR: { default: './data', description: 'Folder for local state: embedded database, files, outbox.' },
+  EMBEDDED_DB_DIR: { default: '<DATA_DIR>/db', description: 'Folder of the embedded database.' },
+  EMBEDDED_DB_PORT: { default: '0', description: 'Loopback port of the embedded database (0: any free port).' },
+  STORAGE_DIR: { default: '<DATA_DIR>/files', description: 'Folder where uploaded and produced files live.' },
+  STORAGE_URL: {
+    default: '',
+    description: 'S3-compatible bucket for files (s3://bucket/prefix?endpoint=...). Unset: STORAGE_DIR.',
+  },
+  ADMIN_EMAIL: { default: 'admin@nuage.local', description: 'Email of the admin account created on first start.' },
+  ADMIN_PASSWORD: {
+    default: '',
+    description: 'Password of that admin. Unset: one is generated and printed once on first start.',
+  },
+  JWT_SECRET: {
+    default: '',
+    description: 'Secret that signs session tokens. Unset: one is generated once and kept in the database.',
+  },
+  SMTP_URL: {
+    default: '',
+    description: 'SMTP server for mail (smtp://user:pass@host:port). Unset: mail goes to <DATA_DIR>/outbox.',
+  },
+  MAIL_FROM: { default: 'Nuage <no-reply@nuage.local>', description: 'Sender of outgoing mail.' },
+  WORKER_CONCURRENCY: { default: '1', description: 'Jobs one worker process runs at once.' },
+  LOG_LEVEL: { default: 'info', description: 'pino log level (trace, debug, info, warn, error, silent).' },
+  MAX_UPLOAD_BYTES: {
+    default: '53687091200',
+    description: 'Hard ceiling on any upload, whatever the subscription says (default 50 GiB).',
+  },
+} as const satisfies Record<string, { default: string; description: string }>;
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535),
+  HOST: z.string().min(1),
+  PUBLIC_URL: z.url(),
+  DATABASE_URL: z.string(),
+  DATA_DIR: z.string().min(1),
+  EMBEDDED_DB_DIR: z.string().min(1),
+  EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535),
+  STORAGE_DIR: z.string().min(1),
+  STORAGE_URL: z.string(),
+  ADMIN_EMAIL: z.email(),
+  ADMIN_PASSWORD: z.string(),
+  JWT_SECRET: z.string(),
+  SMTP_URL: z.string(),
+  MAIL_FROM: z.string().min(1),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64),
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().positive(),
+});
+
+export type Config = z.infer<typeof schema> & { databaseKind: 'embedded' | 'server' };
+
+/**
+ * Reads the configuration from an environment (process.env by default), applies
+ * defaults and resolves relative folders against the repository root.
+ * Throws with every invalid variable named.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, string> = {};
+  for (const [key, spec] of Object.entries(CONFIG_VARIABLES)) {
+    const value = env[key];
+    raw[key] = value !== undefined && value !== '' ? value : spec.default;
+  }
+  if (!env.PUBLIC_URL && env.PORT) raw.PUBLIC_URL = `http://localhost:${env.PORT}`;
+  const dataDir = path.resolve(REPO_ROOT, raw.DATA_DIR!);
+  raw.DATA_DIR = dataDir;
+  raw.EMBEDDED_DB_DIR = raw.EMBEDDED_DB_DIR!.replace('<DATA_DIR>', dataDir);
+  raw.STORAGE_DIR = raw.STORAGE_DIR!.replace('<DATA_DIR>', dataDir);
+  raw.EMBEDDED_DB_DIR = path.resolve(REPO_ROOT, raw.EMBEDDED_DB_DIR);
+  raw.STORAGE_DIR = path.resolve(REPO_ROOT, raw.STORAGE_DIR);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return { ...parsed.data, databaseKind: parsed.data.DATABASE_URL ? 'server' : 'embedded' };
+}

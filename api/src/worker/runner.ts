@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type Runner, run, Logger as WorkerLogger } from 'graphile-worker';
+import type { AppDeps } from '../context.js';
+import { recordHeartbeat, removeHeartbeat } from '../db/queries/health.queries.js';
+import { createTaskList } from '../jobs/index.js';
+
+/** A running job worker; `stop()` stops taking jobs and lets running ones finish or hands them back. */
+export interface WorkerHandle {
+  id: string;
+  runner: Runner;
+  stop(): Promise<void>;
+}
+
+const HEARTBEAT_MS = 5_000;
+
+/**
+ * Starts graphile-worker on the app database with Nuage's tasks, and a
+ * heartbeat row that `/api/health` reads. Prepared statements are off so the
+ * same code runs on the embedded database, which multiplexes connections.
+ */
+export async function startWorker(deps: AppDeps, options: { databaseUrl: string }): Promise<WorkerHandle> {
+  const id = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const runner = await run({
+    connectionString: options.databaseUrl,
+    concurrency: deps.config.WORKER_CONCURRENCY,
+    noHandleSignals: true,
+    noPreparedStatements: true,
+    crontab: '',
+    // The embedded database does not deliver LISTEN/NOTIFY reliably across its
+    // multiplexed connections, so poll often enough that a job starts within 2 s.
+    pollInterval: deps.config.databaseKind === 'embedded' ? 500 : 1_000,
+    taskList: createTaskList(deps),
+    logger: new WorkerLogger((scope) => (level, message, meta) => {
+      const l = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'debug' ? 'debug' : 'info';
+      deps.log[l]({ gw: scope, ...(meta ?? {}) }, message);
+    }),
+  });
+  const beat = () =>
+    recordHeartbeat(deps.database.db, { workerId: id, hostname: hostname(), pid: process.pid }).catch((err) =>
+      deps.log.warn({ err }, 'worker heartbeat failed'),
+    );
+  await beat();
+  const timer = setInterval(beat, HEARTBEAT_MS);
+  timer.unref();
+  deps.log.info({ workerId: id }, 'worker started');
+  return {
+    id,
+    runner,
+    async stop() {
+      clearInterval(timer);
+      await runner.stop();
+      await removeHeartbeat(deps.database.db, id).catch(() => {});
+      deps.log.info({ workerId: id }, 'worker stopped');
+    },
+  };
+}
