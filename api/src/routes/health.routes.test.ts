@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { createApp } from '../app.js';
+import { createDatabase } from '../db/client.js';
+import { ensureAdmin } from '../services/bootstrap.service.js';
+import { startWorker } from '../worker/runner.js';
+
+describe('GET /api/health', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('reports the server database, its PostGIS version and the migration version', async () => {
+    const res = await t.app.request('/api/health');
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.database.kind).toBe('server');
+    expect(body.database.postgis).toMatch(/^3\.\d+/);
+    expect(body.database.migrationVersion).toBeGreaterThanOrEqual(1);
+    expect(body.storage.freeBytes).toBeGreaterThan(0);
+    expect(body.worker.heartbeatAgeSeconds).toBeNull();
+  });
+
+  it('shows a live worker heartbeat once a worker runs', async () => {
+    const worker = await startWorker(t.deps, { databaseUrl: t.tdb.url });
+    try {
+      const body = await (await t.app.request('/api/health')).json();
+      expect(body.worker.live).toBe(1);
+      expect(body.worker.heartbeatAgeSeconds).toBeLessThan(10);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('answers 503 with a JSON error when the database is unreachable', async () => {
+    // Same app, but its pool points at a port where no database listens.
+    const database = createDatabase('postgres://postgres@127.0.0.1:1/none');
+    const app = createApp({ ...t.deps, database });
+    const res = await app.request('/api/health');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({
+      error: { code: 'DATABASE_UNAVAILABLE', message: 'the database cannot be reached' },
+    });
+    await database.close();
+  });
+
+  it('creates the first admin once, and never a second', async () => {
+    expect(await ensureAdmin(t.deps)).toBeNull(); // ADMIN_PASSWORD is set: nothing generated
+    await ensureAdmin(t.deps);
+    const admins = await t.tdb.db.selectFrom('users').select(['email', 'roles', 'enabled']).execute();
+    expect(admins).toEqual([{ email: 'admin@nuage.local', roles: ['admin', 'user'], enabled: true }]);
+  });
+});
+
+describe('unknown paths', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers a JSON 404 under /api', async () => {
+    const res = await t.app.request('/api/no-such-thing');
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBe('NOT_FOUND');
+  });
+
+  it('serves the OGC API conformance classes', async () => {
+    const res = await t.app.request('/ogc/conformance');
+    expect(res.status).toBe(200);
+    expect((await res.json()).conformsTo).toContain('http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core');
+  });
+});
