@@ -1,0 +1,96 @@
+import { availableParallelism } from 'node:os';
+import { DEFAULT_CHUNK_SIZE, type PointChunk } from '../core/chunk.js';
+import { Cancelled, EngineError, InvalidInput } from '../core/errors.js';
+import type { CrsInfo } from '../crs/index.js';
+import type { ByteSource } from './byte-source.js';
+import type { LasHeader } from './las-header.js';
+import { type LazChunk, readLazChunkTable } from './laz-chunk-table.js';
+import { decodeLazChunk } from './laz-decode.mjs';
+import { LazWorkerPool } from './laz-worker-pool.js';
+import {
+  outsideBounds,
+  type PointCloudReader,
+  type ReadOptions,
+  recordsToChunk,
+  throwIfAborted,
+} from './point-cloud-reader.js';
+
+/** Reader metadata (loaders.gl style). */
+export const LAZ_READER = { id: 'readers.laz', name: 'LAZ', extensions: ['laz'], magic: 'LASF' } as const;
+
+/** Decode chunks in workers only when there are enough of them to pay for thread start-up. */
+const MIN_CHUNKS_FOR_WORKERS = 4;
+
+/**
+ * LAZ reader: reads the chunk table, then decodes chunk after chunk with
+ * laz-perf (WASM). With workers, chunks decode in parallel (each chunk is
+ * independent) while results are yielded in file order; at most two chunks
+ * per worker are in flight, so memory stays bounded.
+ */
+export async function createLazReader(
+  source: ByteSource,
+  header: LasHeader,
+  crs: CrsInfo | null,
+): Promise<PointCloudReader> {
+  const chunks = await readLazChunkTable(source, header);
+  return {
+    kind: 'laz',
+    header,
+    crs,
+    crsRequired: crs === null,
+    read: (options: ReadOptions = {}) => readLaz(source, header, chunks, options),
+    close: () => source.close(),
+  };
+}
+
+async function* readLaz(
+  source: ByteSource,
+  header: LasHeader,
+  chunks: LazChunk[],
+  options: ReadOptions,
+): AsyncIterable<PointChunk> {
+  if (outsideBounds(header, options.bbox)) return;
+  const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_CHUNK_SIZE));
+  const workers = Math.min(options.workers ?? availableParallelism(), chunks.length < MIN_CHUNKS_FOR_WORKERS ? 0 : 16);
+  const pool = workers > 0 ? new LazWorkerPool(workers) : null;
+  const { pointFormat, recordLength } = header;
+  const decodeOne = async (index: number): Promise<Uint8Array> => {
+    const chunk = chunks[index]!;
+    const compressed = await source.read(chunk.offset, chunk.byteLength);
+    try {
+      return pool
+        ? await pool.decode(compressed, pointFormat, recordLength, chunk.pointCount)
+        : await decodeLazChunk(compressed, pointFormat, recordLength, chunk.pointCount);
+    } catch (error) {
+      if (error instanceof EngineError) throw error;
+      throw new InvalidInput(`laz.chunk[${index}]`, `cannot decompress: ${(error as Error).message}`, chunk.offset);
+    }
+  };
+  const inFlight: Promise<Uint8Array>[] = [];
+  const depth = pool ? workers * 2 : 1;
+  let next = 0;
+  try {
+    for (let index = 0; index < chunks.length; index++) {
+      while (next < chunks.length && inFlight.length < depth) {
+        const promise = decodeOne(next++);
+        promise.catch(() => {}); // awaited below in order; avoid unhandled rejections meanwhile
+        inFlight.push(promise);
+      }
+      throwIfAborted(options.signal);
+      const records = await inFlight.shift()!;
+      const count = chunks[index]!.pointCount;
+      for (let start = 0; start < count; start += chunkSize) {
+        const n = Math.min(chunkSize, count - start);
+        const piece = records.subarray(start * recordLength, (start + n) * recordLength);
+        const chunk = recordsToChunk(piece, n, header, options.bbox);
+        if (chunk.count > 0) yield chunk;
+      }
+    }
+  } catch (error) {
+    if (error instanceof Cancelled || error instanceof EngineError) throw error;
+    throw new InvalidInput('laz', `cannot decompress: ${(error as Error).message}`, header.pointDataOffset);
+  } finally {
+    await Promise.allSettled(inFlight);
+    await pool?.close();
+  }
+}

@@ -1,0 +1,17 @@
+// Worker thread decoding LAZ chunks in parallel; see laz-worker-pool.ts.
+import { parentPort } from 'node:worker_threads';
+import { decodeLazChunk } from './laz-decode.mjs';
+
+parentPort.on('message', async (task) => {
+  try {
+    const records = await decodeLazChunk(
+      new Uint8Array(task.compressed),
+      task.pointFormat,
+      task.recordLength,
+      task.pointCount,
+    );
+    parentPort.postMessage({ id: task.id, records: records.buffer }, [records.buffer]);
+  } catch (error) {
+    parentPort.postMessage({ id: task.id, error: String(error?.message ?? error) });
+  }
+});
