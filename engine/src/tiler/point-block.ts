@@ -1,0 +1,145 @@
+/**
+ * The tiler's own compact point layout: coordinates quantised to 30-bit
+ * integers in the octree cube, plus the attributes that end up in the tiles.
+ * 21 bytes a point, struct-of-arrays, so buckets on disk and messages to
+ * workers are plain column copies.
+ */
+export interface PointBlock {
+  count: number;
+  /** Quantised local east, north, up in [0, 2^30). */
+  x: Int32Array;
+  y: Int32Array;
+  z: Int32Array;
+  intensity: Uint16Array;
+  classification: Uint8Array;
+  /** Raw LAS colour (16-bit slots as stored; 8-bit files keep values ≤ 255). */
+  red: Uint16Array;
+  green: Uint16Array;
+  blue: Uint16Array;
+}
+
+/** Bytes a point takes in a block. */
+export const BYTES_PER_POINT = 21;
+
+/** A zeroed block with room for `capacity` points and `count` = 0. */
+export function allocBlock(capacity: number): PointBlock {
+  return {
+    count: 0,
+    x: new Int32Array(capacity),
+    y: new Int32Array(capacity),
+    z: new Int32Array(capacity),
+    intensity: new Uint16Array(capacity),
+    classification: new Uint8Array(capacity),
+    red: new Uint16Array(capacity),
+    green: new Uint16Array(capacity),
+    blue: new Uint16Array(capacity),
+  };
+}
+
+/** A new block holding the points `indices[start..end)` of `block`, in that order. */
+export function gatherBlock(block: PointBlock, indices: Uint32Array, start = 0, end = indices.length): PointBlock {
+  const n = end - start;
+  const out = allocBlock(n);
+  for (let j = 0; j < n; j++) {
+    const i = indices[start + j]!;
+    out.x[j] = block.x[i]!;
+    out.y[j] = block.y[i]!;
+    out.z[j] = block.z[i]!;
+    out.intensity[j] = block.intensity[i]!;
+    out.classification[j] = block.classification[i]!;
+    out.red[j] = block.red[i]!;
+    out.green[j] = block.green[i]!;
+    out.blue[j] = block.blue[i]!;
+  }
+  out.count = n;
+  return out;
+}
+
+/** One block with every point of `blocks`, in order. */
+export function concatBlocks(blocks: PointBlock[]): PointBlock {
+  if (blocks.length === 1 && blocks[0]!.x.length === blocks[0]!.count) return blocks[0]!;
+  const total = blocks.reduce((s, b) => s + b.count, 0);
+  const out = allocBlock(total);
+  let at = 0;
+  for (const b of blocks) {
+    const n = b.count;
+    out.x.set(b.x.subarray(0, n), at);
+    out.y.set(b.y.subarray(0, n), at);
+    out.z.set(b.z.subarray(0, n), at);
+    out.intensity.set(b.intensity.subarray(0, n), at);
+    out.classification.set(b.classification.subarray(0, n), at);
+    out.red.set(b.red.subarray(0, n), at);
+    out.green.set(b.green.subarray(0, n), at);
+    out.blue.set(b.blue.subarray(0, n), at);
+    at += n;
+  }
+  out.count = total;
+  return out;
+}
+
+/** Size in bytes of an encoded block of `n` points (4-byte aligned). */
+export function encodedSize(n: number): number {
+  return 4 + Math.ceil((n * BYTES_PER_POINT) / 4) * 4;
+}
+
+function bytesOf(a: Int32Array | Uint16Array | Uint8Array, n: number): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, n * a.BYTES_PER_ELEMENT);
+}
+
+/**
+ * Encodes the first `block.count` points as `[u32 count][x][y][z][intensity][red][green][blue][classification][pad]`
+ * (little-endian, columns back to back).
+ */
+export function encodeBlock(block: PointBlock): Uint8Array {
+  const n = block.count;
+  const out = new Uint8Array(encodedSize(n));
+  new DataView(out.buffer).setUint32(0, n, true);
+  let at = 4;
+  for (const col of [
+    block.x,
+    block.y,
+    block.z,
+    block.intensity,
+    block.red,
+    block.green,
+    block.blue,
+    block.classification,
+  ]) {
+    const b = bytesOf(col, n);
+    out.set(b, at);
+    at += b.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Decodes a concatenation of encoded blocks (a bucket file) into one block.
+ * Throws when the bytes are truncated (a bucket file is always ours, so this
+ * means a disk problem).
+ */
+export function decodeBlocks(bytes: Uint8Array): PointBlock {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let total = 0;
+  for (let at = 0; at < bytes.byteLength; ) {
+    if (at + 4 > bytes.byteLength) throw new Error(`bucket truncated at byte ${at}`);
+    const n = view.getUint32(at, true);
+    total += n;
+    at += encodedSize(n);
+    if (at > bytes.byteLength) throw new Error(`bucket block of ${n} points truncated at byte ${at}`);
+  }
+  const out = allocBlock(total);
+  let dst = 0;
+  for (let at = 0; at < bytes.byteLength; ) {
+    const n = view.getUint32(at, true);
+    let src = at + 4;
+    for (const col of [out.x, out.y, out.z, out.intensity, out.red, out.green, out.blue, out.classification]) {
+      const len = n * col.BYTES_PER_ELEMENT;
+      new Uint8Array(col.buffer, col.byteOffset + dst * col.BYTES_PER_ELEMENT, len).set(bytes.subarray(src, src + len));
+      src += len;
+    }
+    dst += n;
+    at += encodedSize(n);
+  }
+  out.count = total;
+  return out;
+}

@@ -1,0 +1,80 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { encodePointCloudGlb } from '../writers/3dtiles.writer.js';
+import { localToEcef } from './local-frame.js';
+import { blockBounds, type NodeAddress, nodeKey, type OctreeSpace, quantum } from './octree.js';
+import type { PointBlock } from './point-block.js';
+
+/** How LAS colours map to 8 bits: `none` (no colour), `8bit` (values ≤ 255 as stored), `16bit` (high byte). */
+export type ColorMode = 'none' | '8bit' | '16bit';
+
+/** Relative URI of a node's content inside the tileset folder. */
+export function contentUri(a: NodeAddress | string): string {
+  return `content/${typeof a === 'string' ? a : nodeKey(a)}.glb`;
+}
+
+/**
+ * Encodes a node's points as a GLB: positions relative to the centre of the
+ * points' bounds, rotated from local ENU to ECEF and written y-up.
+ */
+export function encodeNodeContent(points: PointBlock, space: OctreeSpace, color: ColorMode): Uint8Array {
+  const n = points.count;
+  const b = blockBounds(points)!;
+  const q = quantum(space);
+  // Half-quanta keep the centre exact in float64 without rounding.
+  const cx2 = b[0]! + b[3]!;
+  const cy2 = b[1]! + b[4]!;
+  const cz2 = b[2]! + b[5]!;
+  const centre = localToEcef(
+    space.frame,
+    space.min[0] + (cx2 / 2) * q,
+    space.min[1] + (cy2 / 2) * q,
+    space.min[2] + (cz2 / 2) * q,
+  );
+  const { east: e, north: no, up: u } = space.frame;
+  const positions = new Float32Array(n * 3);
+  const { x, y, z } = points;
+  for (let i = 0; i < n; i++) {
+    const dx = ((2 * x[i]! - cx2) / 2) * q;
+    const dy = ((2 * y[i]! - cy2) / 2) * q;
+    const dz = ((2 * z[i]! - cz2) / 2) * q;
+    const ox = e[0] * dx + no[0] * dy + u[0] * dz;
+    const oy = e[1] * dx + no[1] * dy + u[1] * dz;
+    const oz = e[2] * dx + no[2] * dy + u[2] * dz;
+    positions[i * 3] = ox;
+    positions[i * 3 + 1] = oz;
+    positions[i * 3 + 2] = -oy;
+  }
+  let rgba: Uint8Array | undefined;
+  if (color !== 'none') {
+    rgba = new Uint8Array(n * 4);
+    const shift = color === '16bit' ? 8 : 0;
+    for (let i = 0; i < n; i++) {
+      rgba[i * 4] = Math.min(255, points.red[i]! >> shift);
+      rgba[i * 4 + 1] = Math.min(255, points.green[i]! >> shift);
+      rgba[i * 4 + 2] = Math.min(255, points.blue[i]! >> shift);
+      rgba[i * 4 + 3] = 255;
+    }
+  }
+  return encodePointCloudGlb({
+    count: n,
+    positions,
+    translation: [centre[0], centre[2], -centre[1]],
+    ...(rgba ? { rgba } : {}),
+    intensity: points.intensity.subarray(0, n),
+    classification: points.classification.subarray(0, n),
+  });
+}
+
+/** Writes a node's content file under `outDir` (synchronously: called from workers and tight loops). */
+export function writeNodeContent(
+  outDir: string,
+  a: NodeAddress,
+  points: PointBlock,
+  space: OctreeSpace,
+  color: ColorMode,
+): number {
+  const glb = encodeNodeContent(points, space, color);
+  writeFileSync(path.join(outDir, contentUri(a)), glb);
+  return glb.byteLength;
+}

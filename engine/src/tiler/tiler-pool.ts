@@ -1,0 +1,83 @@
+import { Worker } from 'node:worker_threads';
+import { EngineError } from '../core/errors.js';
+import type { TilerReply, TilerTask } from './tiler-protocol.js';
+import { runTilerTask } from './tiler-tasks.js';
+
+interface Job {
+  task: TilerTask;
+  resolve: (r: TilerReply) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * Runs tiler tasks on worker threads (one per core by default); with size 0
+ * the tasks run inline on the calling thread (tests, tiny inputs).
+ */
+export class TilerPool {
+  private readonly workers: Worker[] = [];
+  private readonly idle: Worker[] = [];
+  private readonly queue: Job[] = [];
+  private readonly running = new Map<number, Job>();
+  private readonly busy = new Map<Worker, number>();
+  private nextId = 0;
+  private failed: Error | undefined;
+  /** Thread ids of the workers (for memory sampling). */
+  readonly threadIds: number[] = [];
+
+  constructor(readonly size: number) {
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(new URL('./tiler.worker.mjs', import.meta.url));
+      this.threadIds.push(worker.threadId);
+      worker.on('message', (m: { id: number; reply?: TilerReply; error?: { message: string; code?: string } }) => {
+        const job = this.running.get(m.id);
+        this.running.delete(m.id);
+        this.busy.delete(worker);
+        if (job) {
+          if (m.reply) job.resolve(m.reply);
+          else
+            job.reject(
+              new EngineError(m.error?.code ?? 'TILER_WORKER_FAILED', m.error?.message ?? 'tiler worker failed'),
+            );
+        }
+        this.next(worker);
+      });
+      worker.on('error', (error) => {
+        this.failed = error;
+        const id = this.busy.get(worker);
+        if (id !== undefined) this.running.get(id)?.reject(error);
+        for (const job of this.queue.splice(0)) job.reject(error);
+      });
+      this.workers.push(worker);
+      this.idle.push(worker);
+    }
+  }
+
+  run(task: TilerTask): Promise<TilerReply> {
+    if (this.size === 0) return runTilerTask(task);
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise((resolve, reject) => {
+      const job = { task, resolve, reject };
+      const worker = this.idle.pop();
+      if (worker) this.dispatch(worker, job);
+      else this.queue.push(job);
+    });
+  }
+
+  private dispatch(worker: Worker, job: Job): void {
+    const id = this.nextId++;
+    this.running.set(id, job);
+    this.busy.set(worker, id);
+    worker.postMessage({ id, task: job.task });
+  }
+
+  private next(worker: Worker): void {
+    const job = this.queue.shift();
+    if (job) this.dispatch(worker, job);
+    else this.idle.push(worker);
+  }
+
+  async close(): Promise<void> {
+    for (const job of this.queue.splice(0)) job.reject(new EngineError('CANCELLED', 'the tiler pool was closed'));
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,77 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntheticTilerInput } from './synthetic-input.js';
+import { tileInput } from './tiler.js';
+import { inspectTileset } from './tileset-check.test-helper.js';
+
+describe('tileInput on a synthetic cloud', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'nuage-tiler-test-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('writes every point exactly once into a valid ADD tileset (inline)', async () => {
+    const out = path.join(dir, 'inline');
+    const input = syntheticTilerInput({ count: 200_000, side: 500, seed: 3 });
+    const fractions: number[] = [];
+    const r = await tileInput(input, out, { workers: 0, maxPoints: 20_000 }, { progress: (f) => fractions.push(f) });
+    expect(r.pointCount).toBe(200_000);
+    expect(r.classCounts[2]! + r.classCounts[5]! + r.classCounts[6]!).toBe(200_000);
+    expect(r.maxDepth).toBeGreaterThanOrEqual(2);
+    const stats = await inspectTileset(r.tilesetPath);
+    expect(stats.points).toBe(200_000);
+    expect(stats.contents).toBe(r.tileCount);
+    expect(stats.classCounts).toEqual(r.classCounts);
+    expect(stats.hasColor).toBe(true);
+    expect(stats.worstBoxExcess).toBeLessThan(0.01);
+    // The synthetic square is 500 m at lon 5°, lat 45°, heights 200 m - 5 .. 60.
+    expect(stats.bbox.west).toBeGreaterThanOrEqual(5 - 1e-6);
+    expect(stats.bbox.east).toBeLessThanOrEqual(5 + 500 / (111_320 * Math.cos((45 * Math.PI) / 180)) + 1e-4);
+    expect(stats.bbox.south).toBeGreaterThanOrEqual(45 - 1e-6);
+    expect(stats.bbox.north).toBeLessThanOrEqual(45 + 500 / 111_000 + 1e-4);
+    expect(stats.bbox.minHeight).toBeGreaterThan(194);
+    expect(stats.bbox.maxHeight).toBeLessThan(226);
+    // Result bbox covers every point.
+    expect(r.bboxWgs84.west).toBeLessThanOrEqual(stats.bbox.west);
+    expect(r.bboxWgs84.east).toBeGreaterThanOrEqual(stats.bbox.east);
+    expect(r.bboxWgs84.minHeight).toBeLessThanOrEqual(stats.bbox.minHeight);
+    expect(fractions.at(-1)).toBe(1);
+    expect(fractions.every((f, i) => i === 0 || f >= fractions[i - 1]!)).toBe(true);
+    expect((await readdir(path.join(out, 'content'))).length).toBe(r.tileCount);
+  });
+
+  it('gives the same points with worker threads and disk buckets', async () => {
+    const out = path.join(dir, 'workers');
+    const input = syntheticTilerInput({ count: 1_600_000, side: 800, seed: 5, color: false });
+    const r = await tileInput(input, out, { workers: 2, maxPoints: 50_000 });
+    expect(r.pointCount).toBe(1_600_000);
+    expect(r.hasColor).toBe(false);
+    const stats = await inspectTileset(r.tilesetPath);
+    expect(stats.points).toBe(1_600_000);
+    expect(stats.hasColor).toBe(false);
+    expect(stats.worstBoxExcess).toBeLessThan(0.01);
+  });
+
+  it('stops splitting at the minimum node size', async () => {
+    const out = path.join(dir, 'min-size');
+    const input = syntheticTilerInput({ count: 100_000, side: 8, seed: 7 });
+    const r = await tileInput(input, out, { workers: 0, maxPoints: 1_000, minNodeSize: 2 });
+    // Cube ≈ 1.02 × 65 m (height range) + 2 m: children below 2 m are never made.
+    expect(r.maxDepth).toBeLessThanOrEqual(5);
+    expect((await inspectTileset(r.tilesetPath)).points).toBe(100_000);
+  });
+
+  it('honours cancellation', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const input = syntheticTilerInput({ count: 10_000 });
+    await expect(
+      tileInput(input, path.join(dir, 'cancel'), { workers: 0 }, { signal: controller.signal }),
+    ).rejects.toMatchObject({
+      code: 'CANCELLED',
+    });
+  });
+});

@@ -1,0 +1,542 @@
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Bounds3, PointChunk, StepContext } from '../core/chunk.js';
+import { Cancelled, InvalidInput } from '../core/errors.js';
+import type { TileJson, TilesetJson } from '../writers/3dtiles.writer.js';
+import { ecefToGeodetic, ecefToLocal, enuFrameAt, localToEcef, localVectorToEcef } from './local-frame.js';
+import {
+  type BuildParams,
+  canSplit,
+  childAddress,
+  mergeIntoParent,
+  type NodeAddress,
+  type NodeSummary,
+  nodeKey,
+  type OctreeSpace,
+  QUANT_BITS,
+  QUANT_MAX,
+  quantum,
+} from './octree.js';
+import { allocBlock, encodeBlock, type PointBlock } from './point-block.js';
+import { type ColorMode, contentUri, writeNodeContent } from './tile-content.js';
+import { resolveTilerOptions, type TilerOptionsInput } from './tiler-options.js';
+import { TilerPool } from './tiler-pool.js';
+import { childBucketFile } from './tiler-protocol.js';
+
+/** A point source the tiler can consume (a reader plus its CRS transform). */
+export interface TilerInput {
+  /** Points announced by the header (used to size buckets and report progress). */
+  pointCount: number;
+  /** Bounds in the source CRS (header), used to place the octree before reading. */
+  bounds: Bounds3;
+  /** True when the point format carries RGB. */
+  hasColor: boolean;
+  /** Converts source coordinates to ECEF (EPSG:4978) metres, in place. */
+  toEcef(x: Float64Array, y: Float64Array, z: Float64Array, count: number): void;
+  /** Streams the points. */
+  chunks(signal?: AbortSignal): AsyncIterable<PointChunk>;
+}
+
+/** West/south/east/north in degrees, heights in metres above the WGS84 ellipsoid. */
+export interface BboxWgs84 {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+  minHeight: number;
+  maxHeight: number;
+}
+
+/** What a tiling run produced. */
+export interface TileResult {
+  /** Absolute path of tileset.json. */
+  tilesetPath: string;
+  /** Points written (each exactly once). */
+  pointCount: number;
+  /** Tiles with content (GLB files). */
+  tileCount: number;
+  /** Tiles in the tree, with or without content. */
+  nodeCount: number;
+  maxDepth: number;
+  bboxWgs84: BboxWgs84;
+  /** Bytes of all GLB contents. */
+  contentBytes: number;
+  /** Points per ASPRS class. */
+  classCounts: Record<number, number>;
+  hasColor: boolean;
+  durationMs: number;
+}
+
+/** Target points of one bucket built in memory by a worker (≈ 100 MB of worker memory). */
+const BUCKET_TARGET = 1_500_000;
+/** A bucket above this is split on disk before building. */
+const BUCKET_LIMIT = 4_000_000;
+/** Points buffered in memory across buckets before flushing to disk. */
+const FLUSH_POINTS = 2_000_000;
+
+function checkAbort(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new Cancelled();
+}
+
+/** Places the octree cube from the header bounds: a sampled box transformed to ECEF then ENU, padded. */
+function placeOctree(input: TilerInput): OctreeSpace {
+  const b = input.bounds;
+  for (const v of [b.minX, b.minY, b.minZ, b.maxX, b.maxY, b.maxZ]) {
+    if (!Number.isFinite(v)) throw new InvalidInput('header.bounds', 'the header bounds are not finite numbers');
+  }
+  if (b.minX > b.maxX || b.minY > b.maxY || b.minZ > b.maxZ) {
+    throw new InvalidInput('header.bounds', 'the header minimum exceeds its maximum');
+  }
+  const steps = 8;
+  const n = (steps + 1) * (steps + 1) * 2 + 1;
+  const x = new Float64Array(n);
+  const y = new Float64Array(n);
+  const z = new Float64Array(n);
+  let k = 0;
+  for (let i = 0; i <= steps; i++) {
+    for (let j = 0; j <= steps; j++) {
+      for (const zz of [b.minZ, b.maxZ]) {
+        x[k] = b.minX + ((b.maxX - b.minX) * i) / steps;
+        y[k] = b.minY + ((b.maxY - b.minY) * j) / steps;
+        z[k++] = zz;
+      }
+    }
+  }
+  x[k] = (b.minX + b.maxX) / 2;
+  y[k] = (b.minY + b.maxY) / 2;
+  z[k] = (b.minZ + b.maxZ) / 2;
+  input.toEcef(x, y, z, n);
+  for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(x[i]!) || !Number.isFinite(y[i]!) || !Number.isFinite(z[i]!)) {
+      throw new InvalidInput('crs', 'the header bounds cannot be transformed to ECEF: check the CRS (--epsg)');
+    }
+  }
+  const frame = enuFrameAt(x[n - 1]!, y[n - 1]!, z[n - 1]!);
+  ecefToLocal(frame, x, y, z, n);
+  const lo = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+  const hi = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  for (let i = 0; i < n; i++) {
+    const v = [x[i]!, y[i]!, z[i]!];
+    for (let a = 0; a < 3; a++) {
+      if (v[a]! < lo[a]!) lo[a] = v[a]!;
+      if (v[a]! > hi[a]!) hi[a] = v[a]!;
+    }
+  }
+  const extent = Math.max(hi[0]! - lo[0]!, hi[1]! - lo[1]!, hi[2]! - lo[2]!);
+  // Points off the header box (sloppy headers) are clamped to the cube edge: harmless, bounds come from the points.
+  const size = Math.max(1, extent * 1.02 + 2);
+  const min: [number, number, number] = [0, 0, 0];
+  for (let a = 0; a < 3; a++) min[a] = (lo[a]! + hi[a]!) / 2 - size / 2;
+  return { frame, min, size };
+}
+
+/** Buffers points per bucket and appends them to bucket files. */
+class BucketWriter {
+  readonly counts = new Map<number, number>();
+  private readonly pending = new Map<number, PointBlock>();
+  private buffered = 0;
+  constructor(
+    readonly dir: string,
+    readonly depth: number,
+  ) {}
+
+  file(id: number): string {
+    return path.join(this.dir, `b${id}`);
+  }
+
+  /** Appends points `[start, end)` of `src` (all in bucket `id`). */
+  add(id: number, src: PointBlock, order: Uint32Array, start: number, end: number): void {
+    let b = this.pending.get(id);
+    const need = end - start;
+    if (!b || b.x.length - b.count < need) {
+      const grown = allocBlock(Math.max(4096, (b?.count ?? 0) + need, (b?.x.length ?? 0) * 2));
+      if (b) copyInto(grown, b, 0, b.count);
+      grown.count = b?.count ?? 0;
+      b = grown;
+      this.pending.set(id, b);
+    }
+    for (let j = start; j < end; j++) {
+      const i = order[j]!;
+      const k = b.count++;
+      b.x[k] = src.x[i]!;
+      b.y[k] = src.y[i]!;
+      b.z[k] = src.z[i]!;
+      b.intensity[k] = src.intensity[i]!;
+      b.classification[k] = src.classification[i]!;
+      b.red[k] = src.red[i]!;
+      b.green[k] = src.green[i]!;
+      b.blue[k] = src.blue[i]!;
+    }
+    this.counts.set(id, (this.counts.get(id) ?? 0) + need);
+    this.buffered += need;
+  }
+
+  get shouldFlush(): boolean {
+    return this.buffered >= FLUSH_POINTS;
+  }
+
+  async flush(): Promise<void> {
+    const writes: Promise<void>[] = [];
+    for (const [id, b] of this.pending) {
+      if (b.count > 0) writes.push(appendFile(this.file(id), encodeBlock(b)));
+    }
+    this.pending.clear();
+    this.buffered = 0;
+    await Promise.all(writes);
+  }
+}
+
+function copyInto(dst: PointBlock, src: PointBlock, at: number, n: number): void {
+  dst.x.set(src.x.subarray(0, n), at);
+  dst.y.set(src.y.subarray(0, n), at);
+  dst.z.set(src.z.subarray(0, n), at);
+  dst.intensity.set(src.intensity.subarray(0, n), at);
+  dst.classification.set(src.classification.subarray(0, n), at);
+  dst.red.set(src.red.subarray(0, n), at);
+  dst.green.set(src.green.subarray(0, n), at);
+  dst.blue.set(src.blue.subarray(0, n), at);
+}
+
+/** Bucket id of a node address at the bucket depth. */
+function bucketId(a: NodeAddress): number {
+  return (((a.x << a.d) | a.y) << a.d) | a.z;
+}
+
+/** Depth at which points are bucketed to disk: buckets of about BUCKET_TARGET points on a surface-like cloud. */
+export function bucketDepth(pointCount: number, maxDepth: number): number {
+  if (pointCount <= 1_000_000) return 0;
+  const d = Math.ceil(Math.log(pointCount / BUCKET_TARGET) / Math.log(4));
+  return Math.max(1, Math.min(d, 8, maxDepth));
+}
+
+/**
+ * Tiles a point source into a 3D Tiles 1.1 tileset in `outDir`
+ * (`tileset.json` + `content/*.glb`), out of core: points are quantised in a
+ * local ENU octree and bucketed to disk, subtrees are built per bucket on
+ * worker threads, and upper levels are sampled from the buckets' roots. ADD
+ * refinement: every input point is in exactly one tile.
+ */
+export async function tileInput(
+  input: TilerInput,
+  outDir: string,
+  optionsInput: TilerOptionsInput = {},
+  ctx: StepContext = {},
+): Promise<TileResult> {
+  const started = Date.now();
+  const options = resolveTilerOptions(optionsInput);
+  const { signal } = ctx;
+  checkAbort(signal);
+  const space = placeOctree(input);
+  const q = quantum(space);
+  const gridBits = Math.log2(options.grid);
+  const params: BuildParams = { space, maxPoints: options.maxPoints, minNodeSize: options.minNodeSize, gridBits };
+  let maxSplitDepth = 0;
+  while (canSplit(params, maxSplitDepth)) maxSplitDepth++;
+  const depth = bucketDepth(input.pointCount, maxSplitDepth);
+
+  await mkdir(path.join(outDir, 'content'), { recursive: true });
+  const tmpRoot = ctx.tmpDir ?? os.tmpdir();
+  await mkdir(tmpRoot, { recursive: true });
+  const tmp = await mkdtemp(path.join(tmpRoot, 'nuage-tiler-'));
+  const pool = new TilerPool(options.workers);
+  try {
+    // Pass 1: read, reproject, quantise, bucket.
+    ctx.progress?.(0, 'tilesCreation');
+    const buckets = new BucketWriter(tmp, depth);
+    const classCounts = new Map<number, number>();
+    let maxColor = 0;
+    let read = 0;
+    const lo = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+    const hi = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    const shift = QUANT_BITS - depth;
+    for await (const chunk of input.chunks(signal)) {
+      checkAbort(signal);
+      const n = chunk.count;
+      if (n === 0) continue;
+      const { x, y, z } = chunk;
+      input.toEcef(x, y, z, n);
+      ecefToLocal(space.frame, x, y, z, n);
+      const block = allocBlock(n);
+      const ids = new Uint32Array(n);
+      const [mx, my, mz] = space.min;
+      for (let i = 0; i < n; i++) {
+        const ex = x[i]!;
+        const ny = y[i]!;
+        const uz = z[i]!;
+        if (!(Number.isFinite(ex) && Number.isFinite(ny) && Number.isFinite(uz))) {
+          throw new InvalidInput('point', `point ${read + i} cannot be transformed to ECEF (outside the CRS's area?)`);
+        }
+        if (ex < lo[0]!) lo[0] = ex;
+        if (ex > hi[0]!) hi[0] = ex;
+        if (ny < lo[1]!) lo[1] = ny;
+        if (ny > hi[1]!) hi[1] = ny;
+        if (uz < lo[2]!) lo[2] = uz;
+        if (uz > hi[2]!) hi[2] = uz;
+        let qx = Math.floor((ex - mx) / q);
+        let qy = Math.floor((ny - my) / q);
+        let qz = Math.floor((uz - mz) / q);
+        qx = qx < 0 ? 0 : Math.min(qx, QUANT_MAX);
+        qy = qy < 0 ? 0 : Math.min(qy, QUANT_MAX);
+        qz = qz < 0 ? 0 : Math.min(qz, QUANT_MAX);
+        block.x[i] = qx;
+        block.y[i] = qy;
+        block.z[i] = qz;
+        ids[i] = (((qx >> shift) << (2 * depth)) | ((qy >> shift) << depth) | (qz >> shift)) >>> 0;
+      }
+      if (chunk.intensity) block.intensity.set(chunk.intensity.subarray(0, n));
+      if (chunk.classification) {
+        block.classification.set(chunk.classification.subarray(0, n));
+        const cls = new Uint32Array(256);
+        for (let i = 0; i < n; i++) cls[chunk.classification[i]!]!++;
+        for (let c = 0; c < 256; c++) if (cls[c]! > 0) classCounts.set(c, (classCounts.get(c) ?? 0) + cls[c]!);
+      } else {
+        classCounts.set(0, (classCounts.get(0) ?? 0) + n);
+      }
+      if (input.hasColor && chunk.red && chunk.green && chunk.blue) {
+        block.red.set(chunk.red.subarray(0, n));
+        block.green.set(chunk.green.subarray(0, n));
+        block.blue.set(chunk.blue.subarray(0, n));
+        for (let i = 0; i < n; i++) {
+          const m = Math.max(chunk.red[i]!, chunk.green[i]!, chunk.blue[i]!);
+          if (m > maxColor) maxColor = m;
+        }
+      }
+      block.count = n;
+      // Group the chunk by bucket (counting sort by id through a small map of runs).
+      const order = new Uint32Array(n);
+      const runs = new Map<number, number>();
+      for (let i = 0; i < n; i++) runs.set(ids[i]!, (runs.get(ids[i]!) ?? 0) + 1);
+      const starts = new Map<number, number>();
+      let acc = 0;
+      for (const [id, c] of runs) {
+        starts.set(id, acc);
+        acc += c;
+      }
+      const fill = new Map(starts);
+      for (let i = 0; i < n; i++) {
+        const id = ids[i]!;
+        const at = fill.get(id)!;
+        order[at] = i;
+        fill.set(id, at + 1);
+      }
+      for (const [id, c] of runs) buckets.add(id, block, order, starts.get(id)!, starts.get(id)! + c);
+      if (buckets.shouldFlush) await buckets.flush();
+      read += n;
+      ctx.progress?.(Math.min(0.5, (0.5 * read) / Math.max(1, input.pointCount)), 'tilesCreation');
+    }
+    await buckets.flush();
+    if (read === 0) throw new InvalidInput('points', 'the file holds no points: nothing to tile');
+
+    const color: ColorMode = !input.hasColor || maxColor === 0 ? 'none' : maxColor <= 255 ? '8bit' : '16bit';
+
+    // Pass 2: build subtrees per bucket on the workers; merge upwards on this thread.
+    const summaries = new Map<string, NodeSummary>();
+    let contentBytes = 0;
+    let built = 0;
+    const sink = (a: NodeAddress, points: PointBlock): void => {
+      contentBytes += writeNodeContent(outDir, a, points, space, color);
+    };
+    // Which nodes above the bucket depth exist (ancestors of non-empty buckets).
+    const existing = new Set<string>();
+    for (const id of buckets.counts.keys()) {
+      const mask = (1 << depth) - 1;
+      let a: NodeAddress = { d: depth, x: (id >>> (2 * depth)) & mask, y: (id >>> depth) & mask, z: id & mask };
+      existing.add(nodeKey(a));
+      while (a.d > 0) {
+        a = { d: a.d - 1, x: a.x >> 1, y: a.y >> 1, z: a.z >> 1 };
+        existing.add(nodeKey(a));
+      }
+    }
+
+    const buildBucket = async (a: NodeAddress, file: string, count: number): Promise<PointBlock> => {
+      checkAbort(signal);
+      if (count > BUCKET_LIMIT && canSplit(params, a.d)) {
+        const prefix = path.join(tmp, `s${nodeKey(a)}`);
+        const reply = await pool.run({ op: 'split', file, address: a, childPrefix: prefix });
+        if (reply.op !== 'split') throw new Error('unexpected tiler reply');
+        const kids = reply.counts.flatMap((c, o) => (c > 0 ? [{ o, c }] : []));
+        const results = await Promise.all(
+          kids.map(async ({ o, c }) => ({
+            address: childAddress(a, o),
+            points: await buildBucket(childAddress(a, o), childBucketFile(prefix, o), c),
+          })),
+        );
+        return merge(a, results);
+      }
+      const reply = await pool.run({ op: 'build', file, address: a, params, color, outDir });
+      if (reply.op !== 'build') throw new Error('unexpected tiler reply');
+      for (const s of reply.nodes) summaries.set(s.key, s);
+      contentBytes += reply.contentBytes;
+      built += reply.points;
+      ctx.progress?.(0.5 + (0.5 * built) / read, 'tilesCreation');
+      return reply.rootPoints;
+    };
+
+    const merge = (a: NodeAddress, results: { address: NodeAddress; points: PointBlock }[]): PointBlock => {
+      const m = mergeIntoParent(a, results, params, sink);
+      summaries.set(m.parent.key, m.parent);
+      for (const c of m.children) {
+        const s = summaries.get(c.key);
+        if (s) {
+          s.count = c.count;
+          s.bounds = c.bounds;
+        } else summaries.set(c.key, { key: c.key, count: c.count, bounds: c.bounds, children: [] });
+      }
+      return m.parentPoints;
+    };
+
+    const solve = async (a: NodeAddress): Promise<PointBlock> => {
+      if (a.d === depth) {
+        const id = bucketId(a);
+        return buildBucket(a, buckets.file(id), buckets.counts.get(id)!);
+      }
+      const kids: NodeAddress[] = [];
+      for (let o = 0; o < 8; o++) {
+        const c = childAddress(a, o);
+        if (existing.has(nodeKey(c))) kids.push(c);
+      }
+      const results = await Promise.all(kids.map(async (c) => ({ address: c, points: await solve(c) })));
+      return merge(a, results);
+    };
+
+    const root: NodeAddress = { d: 0, x: 0, y: 0, z: 0 };
+    const rootPoints = await solve(root);
+    const rootSummary = summaries.get(nodeKey(root))!;
+    rootSummary.count = rootPoints.count;
+    if (rootPoints.count > 0) sink(root, rootPoints);
+    checkAbort(signal);
+
+    // Tileset JSON.
+    let tileCount = 0;
+    let nodeCount = 0;
+    let maxDepth = 0;
+    let pointCount = 0;
+    const unionBounds = (s: NodeSummary): number[] | null => {
+      let b = s.bounds ? [...s.bounds] : null;
+      for (const k of s.children) {
+        const c = summaries.get(k);
+        const cb = c ? unionBounds(c) : null;
+        if (!cb) continue;
+        if (!b) b = [...cb];
+        else {
+          for (let i = 0; i < 3; i++) b[i] = Math.min(b[i]!, cb[i]!);
+          for (let i = 3; i < 6; i++) b[i] = Math.max(b[i]!, cb[i]!);
+        }
+      }
+      (s as NodeSummary & { union?: number[] | null }).union = b;
+      return b;
+    };
+    unionBounds(rootSummary);
+    const toTile = (s: NodeSummary, a: NodeAddress): TileJson | null => {
+      const u = (s as NodeSummary & { union?: number[] | null }).union;
+      if (!u) return null;
+      const children: TileJson[] = [];
+      for (const k of s.children) {
+        const c = summaries.get(k);
+        if (!c) continue;
+        const [d, x, y, z] = k.split('-').map(Number) as [number, number, number, number];
+        const t = toTile(c, { d, x, y, z });
+        if (t) children.push(t);
+      }
+      nodeCount++;
+      if (a.d > maxDepth) maxDepth = a.d;
+      const nodeSize = space.size / 2 ** a.d;
+      const tile: TileJson = {
+        boundingVolume: { box: boxOf(space, u) },
+        geometricError: children.length > 0 ? nodeSize / options.grid : 0,
+      };
+      if (s.count > 0) {
+        tile.content = { uri: contentUri(s.key) };
+        tileCount++;
+        pointCount += s.count;
+      }
+      if (children.length > 0) tile.children = children;
+      return tile;
+    };
+    const rootTile = toTile(rootSummary, root)!;
+    rootTile.refine = 'ADD';
+    const classObj: Record<number, number> = {};
+    for (const [c, n] of [...classCounts].sort((p, r) => p[0] - r[0])) classObj[c] = n;
+    const bboxWgs84 = geodeticBounds(space, lo, hi);
+    const tileset: TilesetJson = {
+      asset: { version: '1.1', generator: 'Nuage tiler' },
+      geometricError: Math.max(rootTile.geometricError * 2, space.size / options.grid),
+      root: rootTile,
+      extras: { pointCount, classCounts: classObj, hasColor: color !== 'none', bboxWgs84 },
+    };
+    const tilesetPath = path.resolve(outDir, 'tileset.json');
+    await writeFile(tilesetPath, JSON.stringify(tileset));
+    ctx.progress?.(1, 'tilesCreation');
+    ctx.log?.('tiled', { pointCount, tileCount, maxDepth });
+    if (pointCount !== read) {
+      throw new Error(`tiler lost points: read ${read}, wrote ${pointCount}`);
+    }
+    return {
+      tilesetPath,
+      pointCount,
+      tileCount,
+      nodeCount,
+      maxDepth,
+      bboxWgs84,
+      contentBytes,
+      classCounts: classObj,
+      hasColor: color !== 'none',
+      durationMs: Date.now() - started,
+    };
+  } finally {
+    await pool.close();
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** 3D Tiles box (ECEF centre + three half-axes) of quantised local bounds. */
+function boxOf(space: OctreeSpace, b: number[]): number[] {
+  const q = quantum(space);
+  const half: number[] = [];
+  const centre: number[] = [];
+  for (let a = 0; a < 3; a++) {
+    const lo = space.min[a]! + b[a]! * q;
+    const hi = space.min[a]! + (b[a + 3]! + 1) * q;
+    centre.push((lo + hi) / 2);
+    half.push(Math.max((hi - lo) / 2, 0.005));
+  }
+  const c = localToEcef(space.frame, centre[0]!, centre[1]!, centre[2]!);
+  const e = localVectorToEcef(space.frame, half[0]!, 0, 0);
+  const n = localVectorToEcef(space.frame, 0, half[1]!, 0);
+  const u = localVectorToEcef(space.frame, 0, 0, half[2]!);
+  return [...c, ...e, ...n, ...u];
+}
+
+/** Geodetic bounds of a local ENU box, from a grid of points over its faces. */
+function geodeticBounds(space: OctreeSpace, lo: number[], hi: number[]): BboxWgs84 {
+  const r: BboxWgs84 = {
+    west: Number.POSITIVE_INFINITY,
+    south: Number.POSITIVE_INFINITY,
+    east: Number.NEGATIVE_INFINITY,
+    north: Number.NEGATIVE_INFINITY,
+    minHeight: Number.POSITIVE_INFINITY,
+    maxHeight: Number.NEGATIVE_INFINITY,
+  };
+  const steps = 6;
+  for (let i = 0; i <= steps; i++) {
+    for (let j = 0; j <= steps; j++) {
+      for (let k = 0; k <= steps; k++) {
+        const p = localToEcef(
+          space.frame,
+          lo[0]! + ((hi[0]! - lo[0]!) * i) / steps,
+          lo[1]! + ((hi[1]! - lo[1]!) * j) / steps,
+          lo[2]! + ((hi[2]! - lo[2]!) * k) / steps,
+        );
+        const g = ecefToGeodetic(p[0], p[1], p[2]);
+        r.west = Math.min(r.west, g.lon);
+        r.east = Math.max(r.east, g.lon);
+        r.south = Math.min(r.south, g.lat);
+        r.north = Math.max(r.north, g.lat);
+        r.minHeight = Math.min(r.minHeight, g.height);
+        r.maxHeight = Math.max(r.maxHeight, g.height);
+      }
+    }
+  }
+  return r;
+}

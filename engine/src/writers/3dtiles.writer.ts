@@ -1,0 +1,200 @@
+/**
+ * 3D Tiles 1.1 writer pieces: point-cloud GLB contents and the tileset JSON.
+ *
+ * Layout of a point content (glTF 2.0, one POINTS primitive, y-up as glTF
+ * requires; 3D Tiles rotates y-up to z-up when loading):
+ * - `POSITION` float32 VEC3, relative to the node's `translation` (the tile
+ *   centre in ECEF, expressed y-up), so float32 keeps sub-millimetre precision;
+ * - `COLOR_0` uint8 normalised VEC4 (RGB + opaque alpha), when the cloud has colour;
+ * - `_INTENSITY` uint16 and `_CLASSIFICATION` uint8, exposed through
+ *   `EXT_structural_metadata` property attributes as `Intensity` and
+ *   `Classification`. CesiumJS (1.97+) compiles point-cloud styles on the GPU
+ *   for glTF points without feature IDs and resolves `${Classification}` /
+ *   `${Intensity}` to these property attributes, the same names its PNTS path
+ *   and Cesium ion use, so one style works for both.
+ * Vertex attributes are 4-byte aligned (`byteStride` 4 for the 1- and 2-byte ones) as glTF requires.
+ */
+
+const GLB_MAGIC = 0x46546c67; // 'glTF'
+const CHUNK_JSON = 0x4e4f534a;
+const CHUNK_BIN = 0x004e4942;
+const FLOAT = 5126;
+const UNSIGNED_BYTE = 5121;
+const UNSIGNED_SHORT = 5123;
+const ARRAY_BUFFER = 34962;
+
+/** Name of the metadata class and of its properties (what styles refer to). */
+export const POINT_CLASS = 'point';
+export const CLASSIFICATION_PROPERTY = 'Classification';
+export const INTENSITY_PROPERTY = 'Intensity';
+
+/** The columns of one point content. */
+export interface PointContent {
+  count: number;
+  /** xyz triples, y-up, relative to `translation` (metres). */
+  positions: Float32Array;
+  /** Node translation (y-up ECEF of the tile centre, metres). */
+  translation: [number, number, number];
+  /** RGBA, 4 bytes a point, or undefined when the cloud has no colour. */
+  rgba?: Uint8Array;
+  intensity: Uint16Array;
+  classification: Uint8Array;
+}
+
+interface View {
+  byteOffset: number;
+  byteLength: number;
+  byteStride?: number;
+}
+
+/**
+ * Encodes one point content as a binary glTF (GLB).
+ *
+ * @example
+ * const glb = encodePointCloudGlb({ count, positions, translation, intensity, classification });
+ */
+export function encodePointCloudGlb(content: PointContent): Uint8Array {
+  const n = content.count;
+  if (n <= 0) throw new RangeError('a point content needs at least one point');
+  const hasColor = content.rgba !== undefined;
+  const posBytes = n * 12;
+  const colBytes = hasColor ? n * 4 : 0;
+  const intBytes = n * 4;
+  const clsBytes = n * 4;
+  const binLength = posBytes + colBytes + intBytes + clsBytes;
+  const bin = new Uint8Array(binLength);
+  const views: View[] = [];
+  let at = 0;
+  bin.set(new Uint8Array(content.positions.buffer, content.positions.byteOffset, posBytes), at);
+  views.push({ byteOffset: at, byteLength: posBytes });
+  at += posBytes;
+  if (hasColor) {
+    bin.set(content.rgba!.subarray(0, colBytes), at);
+    views.push({ byteOffset: at, byteLength: colBytes });
+    at += colBytes;
+  }
+  const intView = new DataView(bin.buffer, at, intBytes);
+  for (let i = 0; i < n; i++) intView.setUint16(i * 4, content.intensity[i]!, true);
+  views.push({ byteOffset: at, byteLength: intBytes, byteStride: 4 });
+  at += intBytes;
+  for (let i = 0; i < n; i++) bin[at + i * 4] = content.classification[i]!;
+  views.push({ byteOffset: at, byteLength: clsBytes, byteStride: 4 });
+
+  const p = content.positions;
+  const min = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+  const max = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) {
+      const v = p[i * 3 + k]!;
+      if (v < min[k]!) min[k] = v;
+      if (v > max[k]!) max[k] = v;
+    }
+  }
+  const accessors: Record<string, unknown>[] = [
+    { bufferView: 0, componentType: FLOAT, count: n, type: 'VEC3', min, max },
+  ];
+  const attributes: Record<string, number> = { POSITION: 0 };
+  let viewIndex = 1;
+  if (hasColor) {
+    attributes.COLOR_0 = accessors.length;
+    accessors.push({ bufferView: viewIndex++, componentType: UNSIGNED_BYTE, normalized: true, count: n, type: 'VEC4' });
+  }
+  attributes._INTENSITY = accessors.length;
+  accessors.push({ bufferView: viewIndex++, componentType: UNSIGNED_SHORT, count: n, type: 'SCALAR' });
+  attributes._CLASSIFICATION = accessors.length;
+  accessors.push({ bufferView: viewIndex++, componentType: UNSIGNED_BYTE, count: n, type: 'SCALAR' });
+
+  const gltf = {
+    asset: { version: '2.0', generator: 'Nuage tiler' },
+    extensionsUsed: ['EXT_structural_metadata'],
+    extensions: {
+      EXT_structural_metadata: {
+        schema: {
+          id: 'nuage_point_cloud',
+          classes: {
+            [POINT_CLASS]: {
+              properties: {
+                [CLASSIFICATION_PROPERTY]: {
+                  description: 'ASPRS class code',
+                  type: 'SCALAR',
+                  componentType: 'UINT8',
+                },
+                [INTENSITY_PROPERTY]: {
+                  description: 'pulse return magnitude as stored in the LAS file',
+                  type: 'SCALAR',
+                  componentType: 'UINT16',
+                },
+              },
+            },
+          },
+        },
+        propertyAttributes: [
+          {
+            class: POINT_CLASS,
+            properties: {
+              [CLASSIFICATION_PROPERTY]: { attribute: '_CLASSIFICATION' },
+              [INTENSITY_PROPERTY]: { attribute: '_INTENSITY' },
+            },
+          },
+        ],
+      },
+    },
+    scene: 0,
+    scenes: [{ nodes: [0] }],
+    nodes: [{ mesh: 0, translation: content.translation }],
+    meshes: [
+      {
+        primitives: [
+          {
+            attributes,
+            mode: 0,
+            extensions: { EXT_structural_metadata: { propertyAttributes: [0] } },
+          },
+        ],
+      },
+    ],
+    accessors,
+    bufferViews: views.map((v) => ({ buffer: 0, ...v, target: ARRAY_BUFFER })),
+    buffers: [{ byteLength: binLength }],
+  };
+  return packGlb(gltf, bin);
+}
+
+/** Wraps a glTF JSON and its binary buffer in a GLB container (chunks padded to 4 bytes). */
+export function packGlb(gltf: unknown, bin: Uint8Array): Uint8Array {
+  const json = Buffer.from(JSON.stringify(gltf));
+  const jsonLength = Math.ceil(json.length / 4) * 4;
+  const binLength = Math.ceil(bin.byteLength / 4) * 4;
+  const total = 12 + 8 + jsonLength + 8 + binLength;
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, GLB_MAGIC, true);
+  view.setUint32(4, 2, true);
+  view.setUint32(8, total, true);
+  view.setUint32(12, jsonLength, true);
+  view.setUint32(16, CHUNK_JSON, true);
+  out.set(json, 20);
+  out.fill(0x20, 20 + json.length, 20 + jsonLength);
+  view.setUint32(20 + jsonLength, binLength, true);
+  view.setUint32(24 + jsonLength, CHUNK_BIN, true);
+  out.set(bin, 28 + jsonLength);
+  return out;
+}
+
+/** A tile of tileset.json (3D Tiles 1.1). */
+export interface TileJson {
+  boundingVolume: { box: number[] };
+  geometricError: number;
+  refine?: 'ADD' | 'REPLACE';
+  content?: { uri: string };
+  children?: TileJson[];
+}
+
+/** The root object of tileset.json. */
+export interface TilesetJson {
+  asset: { version: '1.1'; generator?: string; tilesetVersion?: string };
+  geometricError: number;
+  root: TileJson;
+  properties?: Record<string, { minimum: number; maximum: number }>;
+  extras?: Record<string, unknown>;
+}
