@@ -26,7 +26,7 @@ export async function startWorker(deps: AppDeps, options: { databaseUrl: string 
     concurrency: deps.config.WORKER_CONCURRENCY,
     noHandleSignals: true,
     noPreparedStatements: true,
-    crontab: '',
+    parsedCronItems: [],
     // The embedded database does not deliver LISTEN/NOTIFY reliably across its
     // multiplexed connections, so poll often enough that a job starts within 2 s.
     pollInterval: deps.config.databaseKind === 'embedded' ? 500 : 1_000,

@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  healthAfterMs: number;
+  health: { database: { kind: string; postgis: string } };
+}
+
+/** `npm start` exactly as README says, in its own process group, on an empty or existing data folder. */
+async function npmStart(env: Record<string, string>): Promise<Started> {
+  const childEnv: Record<string, string> = { ...(process.env as Record<string, string>), ...env };
+  delete childEnv.DATABASE_URL;
+  delete childEnv.ADMIN_PASSWORD;
+  const t0 = Date.now();
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: childEnv,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const deadline = t0 + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited early (${child.exitCode}):\n${out}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${env.PORT}/api/health`);
+      if (res.status === 200) {
+        return { child, output: () => out, healthAfterMs: Date.now() - t0, health: await res.json() };
+      }
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`no healthy answer within 120 s:\n${out}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      // the group is already gone
+    }
+  };
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), 30_000);
+  const code = await exited;
+  clearTimeout(timer);
+  return code;
+}
+
+describe('npm start on the embedded database (README promise)', () => {
+  const running: ChildProcess[] = [];
+  let dataDir = '';
+  afterAll(async () => {
+    for (const c of running) await stop(c).catch(() => {});
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts on an empty data folder, keeps the admin and data across a restart', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'nuage-smoke-'));
+    const env = {
+      PORT: String(await freePort()),
+      EMBEDDED_DB_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ADMIN_EMAIL: 'owner@example.com',
+    };
+    const dbUrl = `postgres://postgres@127.0.0.1:${env.EMBEDDED_DB_PORT}/postgres`;
+
+    const first = await npmStart(env);
+    running.push(first.child);
+    expect(first.health.database.kind).toBe('embedded');
+    expect(first.health.database.postgis).toMatch(/^3\.\d+/);
+    expect(first.healthAfterMs).toBeLessThan(60_000);
+    const printed = /admin account owner@example\.com created with password (\S+)/.exec(first.output());
+    expect(printed?.[1]).toMatch(/.{8,}/);
+
+    let client = new pg.Client({ connectionString: dbUrl });
+    await client.connect();
+    const admin1 = await client.query('SELECT email, roles, password_hash FROM users');
+    await client.query(`INSERT INTO settings (key, value) VALUES ('smoke', '{"kept": true}')`);
+    await client.end();
+    expect(admin1.rows).toHaveLength(1);
+    expect(admin1.rows[0].roles).toContain('admin');
+
+    expect(await stop(first.child)).toBe(0);
+    expect(first.output()).toContain('"msg":"stopped"');
+
+    const second = await npmStart(env);
+    running.push(second.child);
+    expect(second.health.database.kind).toBe('embedded');
+    expect(second.output()).not.toContain('created with password');
+    client = new pg.Client({ connectionString: dbUrl });
+    await client.connect();
+    const admin2 = await client.query('SELECT email, roles, password_hash FROM users');
+    const kept = await client.query(`SELECT value FROM settings WHERE key = 'smoke'`);
+    await client.end();
+    expect(admin2.rows).toEqual(admin1.rows);
+    expect(kept.rows[0].value).toEqual({ kept: true });
+    expect(await stop(second.child)).toBe(0);
+    console.log(`smoke: healthy after ${first.healthAfterMs} ms (empty folder), ${second.healthAfterMs} ms (restart)`);
+  }, 300_000);
+});

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// `npm test`: every package's tests and the browser tests (vitest projects),
+// then one closing line "tests: N passed, N failed, N skipped".
+// Database tests need PostgreSQL with PostGIS (TEST_DATABASE_URL, default the
+// local server); when PostGIS or chromium is missing and we may install
+// packages, .ci/setup installs them first.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const pgVersions = existsSync('/etc/postgresql')
+  ? spawnSync('ls', ['/etc/postgresql']).stdout.toString().trim().split('\n')
+  : [];
+const pgv = pgVersions.sort().at(-1);
+const missing =
+  (pgv && !existsSync(`/usr/share/postgresql/${pgv}/extension/postgis.control`)) || !existsSync('/usr/bin/chromium');
+if (missing && !process.env.TEST_DATABASE_URL) {
+  console.log('npm test: PostGIS or chromium is missing; installing them with .ci/setup');
+  const r = spawnSync('bash', [path.join(root, '.ci', 'setup')], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('error: .ci/setup failed; install PostGIS and chromium, or set TEST_DATABASE_URL');
+    process.exit(1);
+  }
+}
+
+const out = path.join(mkdtempSync(path.join(tmpdir(), 'nuage-vitest-')), 'results.json');
+const args = [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${out}`,
+  ...process.argv.slice(2),
+];
+const run = spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: process.env });
+let summary = null;
+try {
+  summary = JSON.parse(readFileSync(out, 'utf8'));
+} catch {
+  // vitest died before writing its report: the exit code says it all.
+}
+if (summary) {
+  const passed = summary.numPassedTests ?? 0;
+  const failed = (summary.numFailedTests ?? 0) + (summary.numFailedTestSuites ?? 0);
+  const skipped = (summary.numPendingTests ?? 0) + (summary.numTodoTests ?? 0);
+  console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+}
+process.exit(run.status ?? 1);
