@@ -2,6 +2,9 @@ import { InvalidInput } from '../core/errors.js';
 import type { ByteSource } from './byte-source.js';
 import type { LasHeader } from './las-header.js';
 
+/** Largest decoded chunk accepted (512 MB): keeps memory bounded on corrupt chunk sizes. */
+const MAX_CHUNK_BYTES = 512 * 1024 * 1024;
+
 /** One independently decodable LAZ chunk. */
 export interface LazChunk {
   /** Absolute byte offset of the compressed chunk. */
@@ -323,6 +326,14 @@ export async function readLazChunkTable(source: ByteSource, header: LasHeader): 
       throw new InvalidInput(
         `laz.chunkTable[${i}].pointCount`,
         `chunk of ${count} points exceeds the ${remaining} points left of the header count`,
+        tableOffset,
+      );
+    }
+    // LASzip never stores a point in less than ~1/100 of a byte, and one decoded chunk must stay small.
+    if (count > bytes * 100 || count * header.recordLength > MAX_CHUNK_BYTES) {
+      throw new InvalidInput(
+        `laz.chunkTable[${i}].pointCount`,
+        `${count} points cannot fit in a ${bytes}-byte chunk (declared points could not fit)`,
         tableOffset,
       );
     }
