@@ -1,0 +1,200 @@
+/**
+ * Grid operations on Float32 surfaces stored row-major (`cols` × `rows`),
+ * with NaN for empty cells. Used by the ground filter (SMRF) and by HAG.
+ */
+
+/**
+ * 1D running min over a window of 2r+1 (van Herk / Gil-Werman, O(n)) along a
+ * strided line; `g` and `h` are scratch arrays of at least n + 2r elements.
+ */
+function runMin(
+  src: Float32Array,
+  dst: Float32Array,
+  offset: number,
+  stride: number,
+  n: number,
+  r: number,
+  g: Float32Array,
+  h: Float32Array,
+): void {
+  const k = 2 * r + 1;
+  const m = n + 2 * r;
+  for (let i = 0; i < r; i++) {
+    g[i] = Number.POSITIVE_INFINITY;
+    g[m - 1 - i] = Number.POSITIVE_INFINITY;
+  }
+  for (let j = 0; j < n; j++) g[j + r] = src[offset + j * stride]!;
+  h.set(g.subarray(0, m));
+  for (let b = 0; b < m; b += k) {
+    const end = Math.min(b + k, m);
+    for (let i = b + 1; i < end; i++) {
+      const prev = g[i - 1]!;
+      if (prev < g[i]!) g[i] = prev;
+    }
+    for (let i = end - 2; i >= b; i--) {
+      const next = h[i + 1]!;
+      if (next < h[i]!) h[i] = next;
+    }
+  }
+  const w = 2 * r;
+  for (let j = 0; j < n; j++) {
+    const a = h[j]!;
+    const bb = g[j + w]!;
+    dst[offset + j * stride] = Math.min(a, bb);
+  }
+}
+
+/** Erosion of a surface with a square window of radius r cells. */
+function erode(src: Float32Array, cols: number, rows: number, r: number): Float32Array {
+  const tmp = new Float32Array(src.length);
+  const out = new Float32Array(src.length);
+  const len = Math.max(cols, rows) + 2 * r + 1;
+  const g = new Float32Array(len);
+  const h = new Float32Array(len);
+  for (let row = 0; row < rows; row++) runMin(src, tmp, row * cols, 1, cols, r, g, h);
+  for (let col = 0; col < cols; col++) runMin(tmp, out, col, cols, rows, r, g, h);
+  return out;
+}
+
+/** Erosion (isMin) or dilation of a full surface with a square window of radius r cells. */
+export function morph(src: Float32Array, cols: number, rows: number, r: number, isMin: boolean): Float32Array {
+  if (isMin) return erode(src, cols, rows, r);
+  // Dilation is erosion of the negated surface.
+  const neg = new Float32Array(src.length);
+  for (let i = 0; i < src.length; i++) neg[i] = -src[i]!;
+  const out = erode(neg, cols, rows, r);
+  for (let i = 0; i < out.length; i++) out[i] = -out[i]!;
+  return out;
+}
+
+/** Morphological opening (erosion then dilation) with a square window of radius r. */
+export function open(src: Float32Array, cols: number, rows: number, r: number): Float32Array {
+  return morph(morph(src, cols, rows, r, true), cols, rows, r, false);
+}
+
+/**
+ * Fills NaN cells from the valid cells around them, ring by ring (each empty
+ * cell takes the mean of its already-valid 8-neighbours), like GDAL's
+ * fillnodata without smoothing. Cells with no valid cell at all stay NaN.
+ */
+export function inpaint(surface: Float32Array, cols: number, rows: number): void {
+  let frontier: number[] = [];
+  const queued = new Uint8Array(surface.length);
+  for (let i = 0; i < surface.length; i++) {
+    if (!Number.isNaN(surface[i]!)) continue;
+    const r = (i / cols) | 0;
+    const c = i - r * cols;
+    let hasValid = false;
+    for (let dr = -1; dr <= 1 && !hasValid; dr++) {
+      const rr = r + dr;
+      if (rr < 0 || rr >= rows) continue;
+      for (let dc = -1; dc <= 1; dc++) {
+        const cc = c + dc;
+        if (cc < 0 || cc >= cols) continue;
+        if (!Number.isNaN(surface[rr * cols + cc]!)) {
+          hasValid = true;
+          break;
+        }
+      }
+    }
+    if (hasValid) {
+      frontier.push(i);
+      queued[i] = 1;
+    }
+  }
+  const values: number[] = [];
+  while (frontier.length > 0) {
+    values.length = 0;
+    for (const i of frontier) {
+      const r = (i / cols) | 0;
+      const c = i - r * cols;
+      let sum = 0;
+      let n = 0;
+      for (let dr = -1; dr <= 1; dr++) {
+        const rr = r + dr;
+        if (rr < 0 || rr >= rows) continue;
+        for (let dc = -1; dc <= 1; dc++) {
+          const cc = c + dc;
+          if (cc < 0 || cc >= cols) continue;
+          const v = surface[rr * cols + cc]!;
+          if (!Number.isNaN(v)) {
+            // Edge neighbours count twice as much as diagonal ones.
+            const w = dr === 0 || dc === 0 ? 2 : 1;
+            sum += v * w;
+            n += w;
+          }
+        }
+      }
+      values.push(sum / n);
+    }
+    for (let k = 0; k < frontier.length; k++) surface[frontier[k]!] = values[k]!;
+    const next: number[] = [];
+    for (const i of frontier) {
+      const r = (i / cols) | 0;
+      const c = i - r * cols;
+      for (let dr = -1; dr <= 1; dr++) {
+        const rr = r + dr;
+        if (rr < 0 || rr >= rows) continue;
+        for (let dc = -1; dc <= 1; dc++) {
+          const cc = c + dc;
+          if (cc < 0 || cc >= cols) continue;
+          const j = rr * cols + cc;
+          if (queued[j] || !Number.isNaN(surface[j]!)) continue;
+          queued[j] = 1;
+          next.push(j);
+        }
+      }
+    }
+    frontier = next;
+  }
+}
+
+/**
+ * Bilinear interpolation on a full (no NaN) surface whose cell (c, r) centre
+ * is at (minX + (c + 0.5) * cell, minY + (r + 0.5) * cell); r grows northwards.
+ */
+export function bilinear(
+  surface: Float32Array,
+  cols: number,
+  rows: number,
+  minX: number,
+  minY: number,
+  cell: number,
+  x: number,
+  y: number,
+): number {
+  let fc = (x - minX) / cell - 0.5;
+  let fr = (y - minY) / cell - 0.5;
+  if (fc < 0) fc = 0;
+  else if (fc > cols - 1) fc = cols - 1;
+  if (fr < 0) fr = 0;
+  else if (fr > rows - 1) fr = rows - 1;
+  const c0 = Math.min(Math.floor(fc), Math.max(0, cols - 2));
+  const r0 = Math.min(Math.floor(fr), Math.max(0, rows - 2));
+  const tx = cols > 1 ? fc - c0 : 0;
+  const ty = rows > 1 ? fr - r0 : 0;
+  const c1 = cols > 1 ? c0 + 1 : c0;
+  const r1 = rows > 1 ? r0 + 1 : r0;
+  const v00 = surface[r0 * cols + c0]!;
+  const v10 = surface[r0 * cols + c1]!;
+  const v01 = surface[r1 * cols + c0]!;
+  const v11 = surface[r1 * cols + c1]!;
+  return (v00 * (1 - tx) + v10 * tx) * (1 - ty) + (v01 * (1 - tx) + v11 * tx) * ty;
+}
+
+/** Gradient magnitude (rise over run) of a full surface by central differences. */
+export function gradient(surface: Float32Array, cols: number, rows: number, cell: number): Float32Array {
+  const out = new Float32Array(surface.length);
+  for (let r = 0; r < rows; r++) {
+    const r0 = r > 0 ? r - 1 : r;
+    const r1 = r < rows - 1 ? r + 1 : r;
+    for (let c = 0; c < cols; c++) {
+      const c0 = c > 0 ? c - 1 : c;
+      const c1 = c < cols - 1 ? c + 1 : c;
+      const gx = c1 > c0 ? (surface[r * cols + c1]! - surface[r * cols + c0]!) / ((c1 - c0) * cell) : 0;
+      const gy = r1 > r0 ? (surface[r1 * cols + c]! - surface[r0 * cols + c]!) / ((r1 - r0) * cell) : 0;
+      out[r * cols + c] = Math.sqrt(gx * gx + gy * gy);
+    }
+  }
+  return out;
+}

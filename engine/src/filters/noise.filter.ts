@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import type { PointChunk, StepContext } from '../core/chunk.js';
+import { Cancelled } from '../core/errors.js';
+import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
+
+/**
+ * Options of the noise filter (`filters.noise`). Lengths in metres.
+ */
+export const noiseOptionsSchema = z.object({
+  /** Voxel size of the isolation test, metres (lasnoise-style 3×3×3 neighbourhood). */
+  step: z.number().min(0.5).max(50).default(4),
+  /** A point with at most this many other points in its 3×3×3 voxel neighbourhood is isolated. */
+  isolated: z.number().int().min(0).max(100).default(3),
+  /** Cell size of the low-point test, metres. */
+  lowCell: z.number().min(1).max(100).default(5),
+  /** A cell's lowest point this far below the lowest point of every neighbouring cell is a low point (class 7), metres. */
+  lowDrop: z.number().min(0.2).max(100).default(1.5),
+  /** Horizontal CRS unit in metres. */
+  unitToMetre: z.number().positive().default(1),
+  /** Vertical unit in metres. */
+  verticalUnitToMetre: z.number().positive().optional(),
+});
+export type NoiseOptions = z.input<typeof noiseOptionsSchema>;
+
+/** Class codes the noise filter assigns. */
+export const LOW_POINT = 7;
+export const HIGH_NOISE = 18;
+
+/**
+ * Finds noise: isolated points (few neighbours in a 3×3×3 voxel block) and
+ * low outliers (a cell's lowest point well below the lowest points of all
+ * neighbouring cells, like PDAL's ELM). Returns per point 0 (not noise), 7 (low point) or 18 (high noise).
+ *
+ * @example
+ * const noise = noiseFilter(cloud); // noise[i] is 0, 7 or 18
+ */
+export function noiseFilter(cloud: PointChunk, options: NoiseOptions = {}, context: StepContext = {}): Uint8Array {
+  const o = noiseOptionsSchema.parse(options);
+  const { x, y, z: zs, count } = cloud;
+  const out = new Uint8Array(count);
+  if (count === 0) return out;
+  const hu = o.unitToMetre;
+  const vu = o.verticalUnitToMetre ?? hu;
+  const b = extent(x, y, count);
+
+  // 1. Isolation: count points per voxel, then sum the 27 voxels around each point's voxel.
+  // Sparse clouds: the voxel is never smaller than three mean point spacings.
+  const spacing = meanSpacing(b, count);
+  const step = Math.max(o.step / hu, 3 * spacing);
+  const stepZ = (step * hu) / vu;
+  let minZ = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < count; i++) if (zs[i]! < minZ) minZ = zs[i]!;
+  const cols = Math.floor((b.maxX - b.minX) / step) + 3;
+  const rows = Math.floor((b.maxY - b.minY) / step) + 3;
+  const voxels = new Map<number, number>();
+  const keyOf = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const c = Math.floor((x[i]! - b.minX) / step) + 1;
+    const r = Math.floor((y[i]! - b.minY) / step) + 1;
+    const l = Math.floor((zs[i]! - minZ) / stepZ) + 1;
+    const key = (l * rows + r) * cols + c;
+    keyOf[i] = key;
+    voxels.set(key, (voxels.get(key) ?? 0) + 1);
+  }
+  const neighbourCount = new Map<number, number>();
+  for (let i = 0; i < count; i++) {
+    const key = keyOf[i]!;
+    if (voxels.get(key)! - 1 > o.isolated) continue;
+    let n = neighbourCount.get(key);
+    if (n === undefined) {
+      n = 0;
+      for (let dl = -1; dl <= 1; dl++) {
+        for (let dr = -1; dr <= 1; dr++) {
+          for (let dc = -1; dc <= 1; dc++) {
+            n += voxels.get(key + (dl * rows + dr) * cols + dc) ?? 0;
+          }
+        }
+      }
+      neighbourCount.set(key, n);
+    }
+    if (n - 1 <= o.isolated) out[i] = HIGH_NOISE;
+  }
+  if (context.signal?.aborted) throw new Cancelled();
+
+  // 2. Low outliers: a cell's lowest remaining point far below the lowest points around it.
+  const cell = Math.max(o.lowCell / hu, 3 * spacing);
+  const drop = o.lowDrop / vu;
+  const grid = buildPointGrid(x, y, count, cell, (i) => out[i] === 0, b);
+  const cells = grid.cols * grid.rows;
+  // Sort each cell's points by z once; `cursor` walks past points flagged low.
+  for (let k = 0; k < cells; k++) {
+    const s = grid.start[k]!;
+    const e = grid.start[k + 1]!;
+    if (e - s > 1) {
+      const sub = Array.from(grid.index.subarray(s, e)).sort((a, bb) => zs[a]! - zs[bb]!);
+      grid.index.set(sub, s);
+    }
+  }
+  const cursor = grid.start.slice(0, cells);
+  const lowest = (k: number) => (cursor[k]! < grid.start[k + 1]! ? zs[grid.index[cursor[k]!]!]! : Number.NaN);
+  for (let pass = 0; pass < 8; pass++) {
+    let changed = 0;
+    for (let r = 0; r < grid.rows; r++) {
+      for (let c = 0; c < grid.cols; c++) {
+        const k = r * grid.cols + c;
+        const m = lowest(k);
+        if (Number.isNaN(m)) continue;
+        // Extended local minimum: lower than every neighbour's lowest point (a slope never is).
+        let ref = Number.POSITIVE_INFINITY;
+        let around = 0;
+        for (let dr = -1; dr <= 1; dr++) {
+          for (let dc = -1; dc <= 1; dc++) {
+            if (dr === 0 && dc === 0) continue;
+            const rr = r + dr;
+            const cc = c + dc;
+            if (rr < 0 || cc < 0 || rr >= grid.rows || cc >= grid.cols) continue;
+            const v = lowest(rr * grid.cols + cc);
+            if (Number.isNaN(v)) continue;
+            around++;
+            if (v < ref) ref = v;
+          }
+        }
+        if (around < 3) continue;
+        if (ref - m > drop) {
+          out[grid.index[cursor[k]!]!] = LOW_POINT;
+          cursor[k]!++;
+          changed++;
+        }
+      }
+    }
+    if (changed === 0) break;
+  }
+  // Isolated points below the surrounding ground are low points, not high noise.
+  for (let i = 0; i < count; i++) {
+    if (out[i] !== HIGH_NOISE) continue;
+    let c = Math.floor((x[i]! - grid.minX) / cell);
+    let r = Math.floor((y[i]! - grid.minY) / cell);
+    c = Math.min(Math.max(c, 0), grid.cols - 1);
+    r = Math.min(Math.max(r, 0), grid.rows - 1);
+    const m = lowest(r * grid.cols + c);
+    if (!Number.isNaN(m) && zs[i]! < m) out[i] = LOW_POINT;
+  }
+  return out;
+}
