@@ -207,7 +207,7 @@ function bucketId(a: NodeAddress): number {
 export function bucketDepth(pointCount: number, maxDepth: number): number {
   if (pointCount <= 1_000_000) return 0;
   const d = Math.ceil(Math.log(pointCount / BUCKET_TARGET) / Math.log(4));
-  return Math.max(1, Math.min(d, 8, maxDepth));
+  return Math.max(1, Math.min(d, 5, maxDepth));
 }
 
 /**
@@ -244,8 +244,14 @@ export async function tileInput(
     // Pass 1: read, reproject, quantise, bucket.
     ctx.progress?.(0, 'tilesCreation');
     const buckets = new BucketWriter(tmp, depth);
-    const classCounts = new Map<number, number>();
+    const classHistogram = new Float64Array(256);
     let maxColor = 0;
+    let block = allocBlock(0);
+    let ids = new Uint32Array(0);
+    let order = new Uint32Array(0);
+    const bucketCounts = new Uint32Array(1 << (3 * depth));
+    const bucketStarts = new Uint32Array(1 << (3 * depth));
+    const bucketFill = new Uint32Array(1 << (3 * depth));
     let read = 0;
     const lo = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
     const hi = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
@@ -257,8 +263,11 @@ export async function tileInput(
       const { x, y, z } = chunk;
       input.toEcef(x, y, z, n);
       ecefToLocal(space.frame, x, y, z, n);
-      const block = allocBlock(n);
-      const ids = new Uint32Array(n);
+      if (block.x.length < n) {
+        block = allocBlock(n);
+        ids = new Uint32Array(n);
+        order = new Uint32Array(n);
+      }
       const [mx, my, mz] = space.min;
       for (let i = 0; i < n; i++) {
         const ex = x[i]!;
@@ -282,16 +291,19 @@ export async function tileInput(
         block.x[i] = qx;
         block.y[i] = qy;
         block.z[i] = qz;
-        ids[i] = (((qx >> shift) << (2 * depth)) | ((qy >> shift) << depth) | (qz >> shift)) >>> 0;
+        const id = ((qx >> shift) << (2 * depth)) | ((qy >> shift) << depth) | (qz >> shift);
+        ids[i] = id;
+        bucketCounts[id]!++;
       }
       if (chunk.intensity) block.intensity.set(chunk.intensity.subarray(0, n));
+      else block.intensity.fill(0, 0, n);
       if (chunk.classification) {
-        block.classification.set(chunk.classification.subarray(0, n));
-        const cls = new Uint32Array(256);
-        for (let i = 0; i < n; i++) cls[chunk.classification[i]!]!++;
-        for (let c = 0; c < 256; c++) if (cls[c]! > 0) classCounts.set(c, (classCounts.get(c) ?? 0) + cls[c]!);
+        const c = chunk.classification;
+        block.classification.set(c.subarray(0, n));
+        for (let i = 0; i < n; i++) classHistogram[c[i]!]!++;
       } else {
-        classCounts.set(0, (classCounts.get(0) ?? 0) + n);
+        block.classification.fill(0, 0, n);
+        classHistogram[0]! += n;
       }
       if (input.hasColor && chunk.red && chunk.green && chunk.blue) {
         block.red.set(chunk.red.subarray(0, n));
@@ -303,24 +315,22 @@ export async function tileInput(
         }
       }
       block.count = n;
-      // Group the chunk by bucket (counting sort by id through a small map of runs).
-      const order = new Uint32Array(n);
-      const runs = new Map<number, number>();
-      for (let i = 0; i < n; i++) runs.set(ids[i]!, (runs.get(ids[i]!) ?? 0) + 1);
-      const starts = new Map<number, number>();
+      // Group the chunk by bucket: counting sort over the ids this chunk uses.
+      const used: number[] = [];
       let acc = 0;
-      for (const [id, c] of runs) {
-        starts.set(id, acc);
-        acc += c;
-      }
-      const fill = new Map(starts);
       for (let i = 0; i < n; i++) {
         const id = ids[i]!;
-        const at = fill.get(id)!;
-        order[at] = i;
-        fill.set(id, at + 1);
+        const c = bucketCounts[id]!;
+        if (c > 0) {
+          used.push(id);
+          bucketStarts[id] = acc;
+          acc += c;
+          bucketCounts[id] = 0;
+        }
       }
-      for (const [id, c] of runs) buckets.add(id, block, order, starts.get(id)!, starts.get(id)! + c);
+      for (const id of used) bucketFill[id] = bucketStarts[id]!;
+      for (let i = 0; i < n; i++) order[bucketFill[ids[i]!]!++] = i;
+      for (const id of used) buckets.add(id, block, order, bucketStarts[id]!, bucketFill[id]!);
       if (buckets.shouldFlush) await buckets.flush();
       read += n;
       ctx.progress?.(Math.min(0.5, (0.5 * read) / Math.max(1, input.pointCount)), 'tilesCreation');
@@ -457,7 +467,7 @@ export async function tileInput(
     const rootTile = toTile(rootSummary, root)!;
     rootTile.refine = 'ADD';
     const classObj: Record<number, number> = {};
-    for (const [c, n] of [...classCounts].sort((p, r) => p[0] - r[0])) classObj[c] = n;
+    for (let c = 0; c < 256; c++) if (classHistogram[c]! > 0) classObj[c] = classHistogram[c]!;
     const bboxWgs84 = geodeticBounds(space, lo, hi);
     const tileset: TilesetJson = {
       asset: { version: '1.1', generator: 'Nuage tiler' },

@@ -8,7 +8,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Tiles3DLoader } from '@loaders.gl/3d-tiles';
 import { parse } from '@loaders.gl/core';
+import { realFile } from '@nuage/fixtures/real-data.js';
+import { realFileFacts } from '@nuage/fixtures/real-files.js';
+import { expect } from 'vitest';
+import { createTransformer } from '../crs/index.js';
+import { openPointCloud } from '../readers/index.js';
 import { ecefToGeodetic } from './local-frame.js';
+import { tilePointCloud } from './tile-point-cloud.js';
 
 export interface TilesetStats {
   tiles: number;
@@ -134,4 +140,100 @@ export async function inspectTileset(
   };
   await walk(raw.root, 0, Number.POSITIVE_INFINITY);
   return stats;
+}
+
+/** Geodetic bounds of a source-CRS box, from a dense grid of exact transforms (the reference for "inside the bbox"). */
+export function exactWgs84Box(
+  toEcef: (x: Float64Array, y: Float64Array, z: Float64Array, n: number) => void,
+  b: { minX: number; minY: number; minZ: number; maxX: number; maxY: number; maxZ: number },
+): TilesetStats['bbox'] {
+  const steps = 40;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const zs: number[] = [];
+  for (let i = 0; i <= steps; i++) {
+    for (let j = 0; j <= steps; j++) {
+      for (const z of [b.minZ, b.maxZ]) {
+        xs.push(b.minX + ((b.maxX - b.minX) * i) / steps);
+        ys.push(b.minY + ((b.maxY - b.minY) * j) / steps);
+        zs.push(z);
+      }
+    }
+  }
+  const x = Float64Array.from(xs);
+  const y = Float64Array.from(ys);
+  const z = Float64Array.from(zs);
+  toEcef(x, y, z, x.length);
+  const r = {
+    west: Number.POSITIVE_INFINITY,
+    south: Number.POSITIVE_INFINITY,
+    east: Number.NEGATIVE_INFINITY,
+    north: Number.NEGATIVE_INFINITY,
+    minHeight: Number.POSITIVE_INFINITY,
+    maxHeight: Number.NEGATIVE_INFINITY,
+  };
+  for (let k = 0; k < x.length; k++) {
+    const g = ecefToGeodetic(x[k]!, y[k]!, z[k]!);
+    r.west = Math.min(r.west, g.lon);
+    r.east = Math.max(r.east, g.lon);
+    r.south = Math.min(r.south, g.lat);
+    r.north = Math.max(r.north, g.lat);
+    r.minHeight = Math.min(r.minHeight, g.height);
+    r.maxHeight = Math.max(r.maxHeight, g.height);
+  }
+  return r;
+}
+
+/** Files without a usable CRS are tiled with the CRS their provenance gives. */
+export const EPSG_FOR: Record<string, number> = { 'ahn3_cropped_1.laz': 28992, 'warsaw_small.las': 2180 };
+
+/** About 1 cm in degrees, and 2 cm in height: reprojection grid + quantisation stay far below. */
+const DEG_TOLERANCE = 1e-7;
+const HEIGHT_TOLERANCE = 0.02;
+
+/**
+ * Tiles one real file and checks it with loaders.gl: point count and classes
+ * equal the file's, every point inside the file's WGS84 bbox (header box
+ * reprojected exactly), every point inside its tile's box.
+ */
+export async function checkRealFile(name: string, dir: string, options: { maxPoints?: number } = {}): Promise<void> {
+  const facts = realFileFacts(name);
+  const epsg = EPSG_FOR[name];
+  const out = path.join(dir, name);
+  const result = await tilePointCloud(realFile(name), out, { ...options, ...(epsg ? { epsg } : {}) });
+  expect(result.pointCount).toBe(facts.pointCount);
+  const stats = await inspectTileset(result.tilesetPath);
+  expect(stats.points).toBe(facts.pointCount);
+  expect(stats.contents).toBe(result.tileCount);
+  expect(stats.classCounts).toEqual(facts.classCounts);
+  expect(stats.hasColor).toBe(facts.hasRgb && name !== 'test_semis_2021_0382_6565_LA93_IGN69_cropped.laz');
+  expect(stats.worstBoxExcess).toBeLessThan(0.005);
+
+  const reader = await openPointCloud(realFile(name), epsg ? { epsg } : {});
+  const exact = createTransformer(reader.crs, 'EPSG:4978');
+  const h = reader.header;
+  await reader.close();
+  const box = exactWgs84Box((x, y, z, n) => exact.forward(x, y, z, n), {
+    minX: h.min[0],
+    minY: h.min[1],
+    minZ: h.min[2],
+    maxX: h.max[0],
+    maxY: h.max[1],
+    maxZ: h.max[2],
+  });
+  expect(stats.bbox.west).toBeGreaterThanOrEqual(box.west - DEG_TOLERANCE);
+  expect(stats.bbox.east).toBeLessThanOrEqual(box.east + DEG_TOLERANCE);
+  expect(stats.bbox.south).toBeGreaterThanOrEqual(box.south - DEG_TOLERANCE);
+  expect(stats.bbox.north).toBeLessThanOrEqual(box.north + DEG_TOLERANCE);
+  expect(stats.bbox.minHeight).toBeGreaterThanOrEqual(box.minHeight - HEIGHT_TOLERANCE);
+  expect(stats.bbox.maxHeight).toBeLessThanOrEqual(box.maxHeight + HEIGHT_TOLERANCE);
+  // The points fill most of the header box (not collapsed somewhere inside it).
+  expect(stats.bbox.east - stats.bbox.west).toBeGreaterThan((box.east - box.west) * 0.75);
+  expect(stats.bbox.north - stats.bbox.south).toBeGreaterThan((box.north - box.south) * 0.75);
+  // The reported bbox covers every point.
+  expect(result.bboxWgs84.west).toBeLessThanOrEqual(stats.bbox.west + 1e-9);
+  expect(result.bboxWgs84.east).toBeGreaterThanOrEqual(stats.bbox.east - 1e-9);
+  expect(result.bboxWgs84.south).toBeLessThanOrEqual(stats.bbox.south + 1e-9);
+  expect(result.bboxWgs84.north).toBeGreaterThanOrEqual(stats.bbox.north - 1e-9);
+  expect(result.reprojectionError).toBeLessThan(0.001);
 }
