@@ -1,0 +1,381 @@
+import './cesium-base-url.js';
+import {
+  BingMapsImageryProvider,
+  BoundingSphere,
+  Cartesian3,
+  Cesium3DTileStyle,
+  Cesium3DTileset,
+  Math as CesiumMath,
+  Color,
+  Ellipsoid,
+  GeoJsonDataSource,
+  HeadingPitchRange,
+  ImageryLayer,
+  type ImageryProvider,
+  Ion,
+  IonImageryProvider,
+  UrlTemplateImageryProvider,
+  Viewer,
+  WebMapTileServiceImageryProvider,
+} from 'cesium';
+import 'cesium/Build/Cesium/Widgets/widgets.css';
+import { type HeightFrame, pointStyle } from '../point-styles.js';
+import type {
+  CreateViewer,
+  PointCloudLayerDescription,
+  RasterLayerDescription,
+  SceneDescription,
+  VectorLayerDescription,
+  ViewerEvent,
+  ViewerHandle,
+  WorldImagery,
+} from '../scene.types.js';
+import { VIEWER_CONSTANTS } from '../viewer-constants.js';
+
+/** Optional keys a deployment may inject (`window.NUAGE_CONFIG`); without them only "none" and "ign" imagery load. */
+interface ImageryConfig {
+  cesiumIonToken?: string;
+  bingMapsKey?: string;
+}
+
+function imageryConfig(): ImageryConfig {
+  return (globalThis as { NUAGE_CONFIG?: ImageryConfig }).NUAGE_CONFIG ?? {};
+}
+
+/** What the tiler writes in tileset.json `extras` (engine/src/tiler/tiler.ts). */
+interface TilesetExtras {
+  pointCount?: number;
+  hasColor?: boolean;
+  bboxWgs84?: { west: number; south: number; east: number; north: number; minHeight: number; maxHeight: number };
+}
+
+interface LoadedCloud {
+  description: PointCloudLayerDescription;
+  tileset: Cesium3DTileset;
+  hasColor: boolean;
+  frame: HeightFrame;
+  removeListeners: () => void;
+}
+
+/**
+ * The frame that turns ECEF positions into heights for the Elevation mode:
+ * the footprint centre at the lowest height of the tiler's WGS84 box, else the
+ * bounding sphere's centre ± its radius.
+ */
+function heightFrameOf(tileset: Cesium3DTileset, extras: TilesetExtras | undefined): HeightFrame {
+  const box = extras?.bboxWgs84;
+  const ellipsoid = Ellipsoid.WGS84;
+  if (box && [box.west, box.south, box.east, box.north, box.minHeight, box.maxHeight].every(Number.isFinite)) {
+    const origin = Cartesian3.fromDegrees((box.west + box.east) / 2, (box.south + box.north) / 2, box.minHeight);
+    const up = ellipsoid.geodeticSurfaceNormal(origin, new Cartesian3());
+    return {
+      origin: [origin.x, origin.y, origin.z],
+      up: [up.x, up.y, up.z],
+      originHeight: box.minHeight,
+      minHeight: box.minHeight,
+      maxHeight: box.maxHeight,
+    };
+  }
+  const sphere = tileset.boundingSphere;
+  const carto = ellipsoid.cartesianToCartographic(sphere.center);
+  const up = ellipsoid.geodeticSurfaceNormal(sphere.center, new Cartesian3());
+  const h = carto?.height ?? 0;
+  const c = sphere.center;
+  return {
+    origin: [c.x, c.y, c.z],
+    up: [up.x, up.y, up.z],
+    originHeight: h,
+    minHeight: h - sphere.radius / 2,
+    maxHeight: h + sphere.radius / 2,
+  };
+}
+
+/** The imagery provider of a world imagery choice, or null for "none". */
+async function imageryProvider(choice: WorldImagery): Promise<ImageryProvider | null> {
+  const config = imageryConfig();
+  switch (choice) {
+    case 'none':
+      return null;
+    case 'cesium':
+      if (!config.cesiumIonToken) throw new Error('no Cesium ion token is configured (NUAGE_CONFIG.cesiumIonToken)');
+      Ion.defaultAccessToken = config.cesiumIonToken;
+      return IonImageryProvider.fromAssetId(2);
+    case 'bing':
+      if (!config.bingMapsKey) throw new Error('no Bing Maps key is configured (NUAGE_CONFIG.bingMapsKey)');
+      return BingMapsImageryProvider.fromUrl('https://dev.virtualearth.net', { key: config.bingMapsKey });
+    case 'ign':
+      // IGN Géoplateforme orthophotos (France), open WMTS without a key.
+      return new WebMapTileServiceImageryProvider({
+        url: 'https://data.geopf.fr/wmts',
+        layer: 'ORTHOIMAGERY.ORTHOPHOTOS',
+        style: 'normal',
+        format: 'image/jpeg',
+        tileMatrixSetID: 'PM',
+        maximumLevel: 19,
+        credit: 'IGN-F/Géoportail',
+      });
+  }
+}
+
+/**
+ * The 3D viewer (Cesium): point clouds as 3D Tiles styled per point mode,
+ * rasters as imagery layers, vectors as GeoJSON, world imagery under them.
+ * Settings follow spec §9: screen-space error 120, 100 MB tile cache plus
+ * 100 MB overflow, zoom between 20 m and 99,999,999 m, 20 frames per second,
+ * frames rendered only when something changes.
+ */
+export const createGlobeViewer: CreateViewer = async (container, initial, onEvent) => {
+  let viewer: Viewer;
+  try {
+    viewer = new Viewer(container, {
+      baseLayer: false,
+      animation: false,
+      timeline: false,
+      baseLayerPicker: false,
+      fullscreenButton: false,
+      geocoder: false,
+      homeButton: false,
+      infoBox: false,
+      sceneModePicker: false,
+      selectionIndicator: false,
+      navigationHelpButton: false,
+      navigationInstructionsInitiallyVisible: false,
+      requestRenderMode: true,
+      maximumRenderTimeChange: Number.POSITIVE_INFINITY,
+      targetFrameRate: VIEWER_CONSTANTS.targetFrameRate,
+      msaaSamples: 1,
+    });
+  } catch (err) {
+    onEvent({ type: 'error', code: 'WEBGL_UNAVAILABLE', message: (err as Error).message });
+    throw err;
+  }
+  const scene = viewer.scene;
+  scene.backgroundColor = Color.fromCssColorString('#0d1117');
+  scene.globe.baseColor = Color.fromCssColorString('#1f2933');
+  scene.globe.showGroundAtmosphere = false;
+  scene.globe.depthTestAgainstTerrain = false;
+  scene.fog.enabled = false;
+  const controller = scene.screenSpaceCameraController;
+  controller.minimumZoomDistance = VIEWER_CONSTANTS.minimumZoomDistance;
+  controller.maximumZoomDistance = VIEWER_CONSTANTS.maximumZoomDistance3d;
+
+  let current: SceneDescription = { ...initial, layers: [] };
+  let destroyed = false;
+  let flownHome = false;
+  const clouds = new Map<string, LoadedCloud>();
+  const loading = new Set<string>();
+  const rasters = new Map<string, ImageryLayer>();
+  const vectors = new Map<string, GeoJsonDataSource>();
+  let worldLayer: ImageryLayer | null = null;
+  let worldChoice: WorldImagery = 'none';
+  const emit = (e: ViewerEvent) => {
+    if (!destroyed) onEvent(e);
+  };
+
+  function styleOf(cloud: LoadedCloud): Cesium3DTileStyle {
+    // The ramp spans the cloud's own heights (the tiler's WGS84 box): the project's
+    // min and max elevation, in the file's vertical datum and unit, label its ends.
+    return new Cesium3DTileStyle(
+      pointStyle({
+        mode: current.pointMode,
+        pointSize: current.pointSize,
+        hasColor: cloud.hasColor,
+        heightFrame: cloud.frame,
+        intensity: current.intensity,
+        hiddenClasses: current.hiddenClasses,
+      }),
+    );
+  }
+
+  function visibleSphere(): BoundingSphere | null {
+    const spheres = [...clouds.values()].filter((c) => c.tileset.show).map((c) => c.tileset.boundingSphere);
+    if (spheres.length === 0) return null;
+    return BoundingSphere.fromBoundingSpheres(spheres);
+  }
+
+  function flyHome(duration = 1.5): void {
+    const sphere = visibleSphere();
+    if (!sphere) return;
+    viewer.camera.flyToBoundingSphere(sphere, {
+      duration,
+      offset: new HeadingPitchRange(CesiumMath.toRadians(20), CesiumMath.toRadians(-35), sphere.radius * 2.4),
+    });
+  }
+
+  async function addCloud(d: PointCloudLayerDescription): Promise<void> {
+    loading.add(d.id);
+    try {
+      const tileset = await Cesium3DTileset.fromUrl(d.tilesetUrl, {
+        maximumScreenSpaceError: VIEWER_CONSTANTS.maximumScreenSpaceError,
+        cacheBytes: VIEWER_CONSTANTS.tileCacheBytes,
+        maximumCacheOverflowBytes: VIEWER_CONSTANTS.tileCacheOverflowBytes,
+      });
+      if (destroyed || !current.layers.some((l) => l.id === d.id)) {
+        tileset.destroy();
+        return;
+      }
+      const extras = tileset.extras as TilesetExtras | undefined;
+      const offProgress = tileset.loadProgress.addEventListener((pending: number, processing: number) => {
+        emit({ type: 'loading', pendingTiles: pending + processing });
+      });
+      const offLoaded = tileset.allTilesLoaded.addEventListener(() => emit({ type: 'tilesLoaded' }));
+      const offFailed = tileset.tileFailed.addEventListener((e: { url: string; message: string }) => {
+        emit({ type: 'error', code: 'TILE_FAILED', layerId: d.id, message: `${e.url}: ${e.message}` });
+      });
+      const cloud: LoadedCloud = {
+        description: d,
+        tileset,
+        hasColor: extras?.hasColor !== false,
+        frame: heightFrameOf(tileset, extras),
+        removeListeners: () => {
+          offProgress();
+          offLoaded();
+          offFailed();
+        },
+      };
+      tileset.show = d.visible;
+      tileset.style = styleOf(cloud);
+      scene.primitives.add(tileset);
+      clouds.set(d.id, cloud);
+      emit({
+        type: 'cloudInfo',
+        layerId: d.id,
+        hasColor: cloud.hasColor,
+        pointCount: typeof extras?.pointCount === 'number' ? extras.pointCount : null,
+      });
+      if (!flownHome) {
+        flownHome = true;
+        flyHome(2);
+      }
+      scene.requestRender();
+    } catch (err) {
+      emit({ type: 'error', code: 'TILESET_LOAD_FAILED', layerId: d.id, message: (err as Error).message });
+    } finally {
+      loading.delete(d.id);
+    }
+  }
+
+  function removeCloud(id: string): void {
+    const cloud = clouds.get(id);
+    if (!cloud) return;
+    cloud.removeListeners();
+    scene.primitives.remove(cloud.tileset);
+    clouds.delete(id);
+  }
+
+  async function setWorldImagery(choice: WorldImagery): Promise<void> {
+    if (choice === worldChoice) return;
+    worldChoice = choice;
+    if (worldLayer) {
+      viewer.imageryLayers.remove(worldLayer, true);
+      worldLayer = null;
+    }
+    try {
+      const provider = await imageryProvider(choice);
+      if (destroyed || worldChoice !== choice || !provider) return;
+      worldLayer = new ImageryLayer(provider);
+      viewer.imageryLayers.add(worldLayer, 0);
+      scene.requestRender();
+    } catch (err) {
+      emit({ type: 'error', code: 'IMAGERY_FAILED', message: (err as Error).message });
+    }
+  }
+
+  function syncRasters(list: RasterLayerDescription[]): void {
+    for (const [id, layer] of rasters) {
+      if (!list.some((r) => r.id === id)) {
+        viewer.imageryLayers.remove(layer, true);
+        rasters.delete(id);
+      }
+    }
+    for (const r of list) {
+      let layer = rasters.get(r.id);
+      if (!layer) {
+        layer = new ImageryLayer(new UrlTemplateImageryProvider({ url: r.url }));
+        layer.errorEvent.addEventListener((e: Error) =>
+          emit({ type: 'error', code: 'IMAGERY_FAILED', layerId: r.id, message: e.message }),
+        );
+        viewer.imageryLayers.add(layer);
+        rasters.set(r.id, layer);
+      }
+      layer.show = r.visible;
+      layer.alpha = r.opacity ?? 1;
+    }
+  }
+
+  function syncVectors(list: VectorLayerDescription[]): void {
+    for (const [id, source] of vectors) {
+      if (!list.some((v) => v.id === id)) {
+        viewer.dataSources.remove(source, true);
+        vectors.delete(id);
+      }
+    }
+    for (const v of list) {
+      const existing = vectors.get(v.id);
+      if (existing) {
+        existing.show = v.visible;
+        continue;
+      }
+      const color = Color.fromCssColorString(v.color ?? '#ffd166');
+      GeoJsonDataSource.load(v.url, {
+        stroke: color,
+        fill: color.withAlpha(0.25),
+        strokeWidth: 2,
+        markerColor: color,
+        clampToGround: false,
+      })
+        .then((source) => {
+          if (destroyed || !current.layers.some((l) => l.id === v.id)) return;
+          source.show = v.visible;
+          vectors.set(v.id, source);
+          return viewer.dataSources.add(source).then(() => scene.requestRender());
+        })
+        .catch((err: Error) => {
+          // A vector layer failing to load is skipped; the rest of the scene goes on (spec §8).
+          emit({ type: 'error', code: 'VECTOR_LOAD_FAILED', layerId: v.id, message: err.message });
+        });
+    }
+  }
+
+  function update(next: SceneDescription): void {
+    if (destroyed) return;
+    const restyle =
+      next.pointMode !== current.pointMode ||
+      next.pointSize !== current.pointSize ||
+      next.hiddenClasses !== current.hiddenClasses ||
+      next.intensity !== current.intensity;
+    current = next;
+    const wantedClouds = next.layers.filter((l): l is PointCloudLayerDescription => l.kind === 'pointCloud');
+    for (const id of [...clouds.keys()]) {
+      const d = wantedClouds.find((c) => c.id === id);
+      if (!d || d.tilesetUrl !== clouds.get(id)!.description.tilesetUrl) removeCloud(id);
+    }
+    for (const d of wantedClouds) {
+      const cloud = clouds.get(d.id);
+      if (cloud) {
+        cloud.tileset.show = d.visible;
+        if (restyle) cloud.tileset.style = styleOf(cloud);
+      } else if (!loading.has(d.id)) {
+        void addCloud(d);
+      }
+    }
+    syncRasters(next.layers.filter((l): l is RasterLayerDescription => l.kind === 'raster'));
+    syncVectors(next.layers.filter((l): l is VectorLayerDescription => l.kind === 'vector'));
+    void setWorldImagery(next.imagery);
+    scene.requestRender();
+  }
+
+  const handle: ViewerHandle = {
+    update,
+    flyHome: () => flyHome(1.2),
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      for (const id of [...clouds.keys()]) removeCloud(id);
+      viewer.destroy();
+    },
+  };
+  update(initial);
+  emit({ type: 'ready' });
+  return handle;
+};

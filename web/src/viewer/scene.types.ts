@@ -1,0 +1,112 @@
+/**
+ * What features hand to the viewer: plain descriptions of layers and display
+ * settings. Features never import Cesium or deck.gl (STYLE.md habit 9); the
+ * viewer modules (globe3d: Cesium, map2d: deck.gl + MapLibre) turn these into
+ * scene objects and are loaded only when a viewer opens.
+ */
+
+/** Point visualisation modes (spec §2, §4). */
+export const POINT_MODES = ['RGB', 'CLASS', 'INTENSITY', 'ELEVATION'] as const;
+export type PointMode = (typeof POINT_MODES)[number];
+
+/** World imagery under the cloud (spec §4): only `none` works without internet. */
+export const WORLD_IMAGERIES = ['none', 'cesium', 'ign', 'bing'] as const;
+export type WorldImagery = (typeof WORLD_IMAGERIES)[number];
+
+/** Scene modes (spec §4). */
+export const SCENE_MODES = ['3d', '2d'] as const;
+export type SceneMode = (typeof SCENE_MODES)[number];
+
+/** A 3D Tiles point cloud (tileset.json under a signed URL). */
+export interface PointCloudLayerDescription {
+  kind: 'pointCloud';
+  /** Stable id (the asset id): the viewer keeps a layer loaded while its id stays. */
+  id: string;
+  name: string;
+  tilesetUrl: string;
+  visible: boolean;
+}
+
+/** A raster shown as image tiles or a single georeferenced image (DTM, hillshade, slope). */
+export interface RasterLayerDescription {
+  kind: 'raster';
+  id: string;
+  name: string;
+  /** XYZ template (`…/{z}/{x}/{y}.png`). */
+  url: string;
+  visible: boolean;
+  /** 0..1 */
+  opacity?: number;
+}
+
+/** A vector layer as GeoJSON in EPSG:4326 (contours, buildings, trees, power lines). */
+export interface VectorLayerDescription {
+  kind: 'vector';
+  id: string;
+  name: string;
+  /** URL of a GeoJSON FeatureCollection. */
+  url: string;
+  visible: boolean;
+  /** CSS colour of lines and outlines. */
+  color?: string;
+}
+
+export type LayerDescription = PointCloudLayerDescription | RasterLayerDescription | VectorLayerDescription;
+
+/** Elevation range of the project (metres or the file's vertical unit), for the Elevation ramp and its legend. */
+export interface ElevationRange {
+  min: number;
+  max: number;
+}
+
+/** Intensity stretch from the asset monitor (spec §3: intensityMin, intensityMax), in 8-bit units. */
+export interface IntensityRange {
+  min: number;
+  max: number;
+}
+
+/** Everything a viewer shows; a new object is handed in whenever a setting changes. */
+export interface SceneDescription {
+  layers: LayerDescription[];
+  pointMode: PointMode;
+  /** Pixels (spec §9: default 2, from GET /globalParameters/cesiumParameters). */
+  pointSize: number;
+  imagery: WorldImagery;
+  elevation?: ElevationRange | undefined;
+  intensity?: IntensityRange | undefined;
+  /** ASPRS class codes hidden in Class mode (1000 stands for every unlisted class). */
+  hiddenClasses?: readonly number[];
+}
+
+/** What a viewer reports to the page (loading indicator, errors, facts of the loaded cloud). */
+export type ViewerEvent =
+  | { type: 'ready' }
+  | { type: 'loading'; pendingTiles: number }
+  | { type: 'tilesLoaded' }
+  | { type: 'cloudInfo'; layerId: string; hasColor: boolean; pointCount: number | null }
+  | { type: 'error'; code: ViewerErrorCode; layerId?: string; message: string };
+
+/** Error codes a viewer reports; the page translates them (viewer namespace). */
+export type ViewerErrorCode =
+  | 'WEBGL_UNAVAILABLE'
+  | 'TILESET_LOAD_FAILED'
+  | 'TILE_FAILED'
+  | 'IMAGERY_FAILED'
+  | 'VECTOR_LOAD_FAILED';
+
+/** The handle a page holds on a running viewer. */
+export interface ViewerHandle {
+  /** Applies a new description (only what changed is redone). */
+  update(scene: SceneDescription): void;
+  /** Moves the camera back over every visible layer. */
+  flyHome(): void;
+  /** Releases WebGL, workers and listeners. */
+  destroy(): void;
+}
+
+/** Creates a viewer in `container`; the modules of globe3d and map2d both export one. */
+export type CreateViewer = (
+  container: HTMLElement,
+  scene: SceneDescription,
+  onEvent: (event: ViewerEvent) => void,
+) => Promise<ViewerHandle>;
