@@ -1,0 +1,151 @@
+import { Button, Callout, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ROUTES } from '../../app/route-paths.js';
+import { countryOptions } from '../../shared/format/countries.js';
+import { ErrorCallout } from '../../shared/ui/error-callout.js';
+import { PasswordField } from '../../shared/ui/password-field.js';
+import { TextField } from '../../shared/ui/text-field.js';
+import { register as registerAccount } from './auth.api.js';
+import { type RegisterValues, registerSchema } from './auth.schemas.js';
+import { AuthCard } from './auth-card.js';
+
+/** Sign-up (route auth/register): the registration payload of spec §3, checked with the §5 rules. */
+export function RegisterPage() {
+  const { t, i18n } = useTranslation();
+  const [error, setError] = useState<unknown>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
+  const {
+    register,
+    handleSubmit,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<RegisterValues>({
+    resolver: zodResolver(registerSchema),
+    mode: 'onTouched',
+    defaultValues: {
+      username: '',
+      password: '',
+      confirmPassword: '',
+      firstname: '',
+      lastname: '',
+      company: '',
+      country: '',
+    },
+  });
+
+  const onSubmit = handleSubmit(async ({ confirmPassword: _, company, ...values }) => {
+    setError(null);
+    try {
+      await registerAccount({ ...values, ...(company ? { company } : {}) });
+      setSentTo(values.username);
+    } catch (err) {
+      setError(err);
+    }
+  });
+
+  if (sentTo) {
+    return (
+      <AuthCard title={t('auth:register.doneTitle')}>
+        <Callout intent={Intent.SUCCESS} icon="envelope" role="status" className="nu-callout">
+          {t('auth:register.done', { email: sentTo })}
+        </Callout>
+        <Link to={ROUTES.auth_login}>{t('auth:backToLogin')}</Link>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title={t('auth:register.title')}
+      footer={
+        <>
+          {t('auth:register.haveAccount')} <Link to={ROUTES.auth_login}>{t('auth:register.login')}</Link>
+        </>
+      }
+    >
+      <ErrorCallout error={error} />
+      <form onSubmit={onSubmit} noValidate aria-label={t('auth:register.title')}>
+        <TextField
+          label={t('auth:fields.email')}
+          registration={register('username')}
+          error={errors.username?.message}
+          type="email"
+          autoComplete="email"
+          autoFocus
+          required
+        />
+        <div className="nu-form-row">
+          <TextField
+            label={t('auth:fields.firstname')}
+            registration={register('firstname')}
+            error={errors.firstname?.message}
+            autoComplete="given-name"
+            required
+          />
+          <TextField
+            label={t('auth:fields.lastname')}
+            registration={register('lastname')}
+            error={errors.lastname?.message}
+            autoComplete="family-name"
+            required
+          />
+        </div>
+        <TextField
+          label={t('auth:fields.company')}
+          registration={register('company')}
+          error={errors.company?.message}
+          autoComplete="organization"
+        />
+        <Controller
+          control={control}
+          name="country"
+          render={({ field, fieldState }) => (
+            <FormGroup
+              label={t('auth:fields.country')}
+              labelFor="field-country"
+              labelInfo={t('common:form.required')}
+              intent={fieldState.error ? Intent.DANGER : Intent.NONE}
+              helperText={fieldState.error?.message ? t(fieldState.error.message) : undefined}
+            >
+              <HTMLSelect
+                id="field-country"
+                fill
+                name={field.name}
+                value={field.value}
+                onChange={(e) => field.onChange(e.currentTarget.value)}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                aria-invalid={fieldState.error ? true : undefined}
+                options={[{ value: '', label: t('auth:fields.chooseCountry') }, ...countries]}
+                autoComplete="country"
+              />
+            </FormGroup>
+          )}
+        />
+        <PasswordField
+          label={t('auth:fields.password')}
+          registration={register('password')}
+          error={errors.password?.message}
+          helperText={t('auth:fields.passwordHelp')}
+          autoComplete="new-password"
+          required
+        />
+        <PasswordField
+          label={t('auth:fields.confirmPassword')}
+          registration={register('confirmPassword')}
+          error={errors.confirmPassword?.message}
+          autoComplete="new-password"
+          required
+        />
+        <Button type="submit" intent={Intent.PRIMARY} size="large" fill loading={isSubmitting}>
+          {t('auth:register.submit')}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

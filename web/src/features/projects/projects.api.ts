@@ -1,0 +1,132 @@
+import { api } from '../../shared/api/api.js';
+import { ApiError, errorFromResponse, NETWORK_ERROR } from '../../shared/api/api-error.js';
+import type { Page } from '../../shared/api/types.js';
+import type { LasHeaderData } from './las-header.js';
+import type { ProcessingOptions } from './processing-options.schema.js';
+import type { Asset, Project } from './projects.types.js';
+
+/** Query of the projects table (spec §7 table contract). */
+export interface ProjectListQuery {
+  limit: number;
+  offset: number;
+  sortBy?: string;
+  order?: 'ASC' | 'DESC';
+  search?: string;
+}
+
+/** GET /projects: one page of the user's projects. */
+export function listProjects(q: ProjectListQuery): Promise<Page<Project>> {
+  return api.get<Page<Project>>('/projects', { query: { ...q } });
+}
+
+/** GET /projects/{id}: a project with its layers, assets and latest jobs. */
+export function getProject(id: string): Promise<Project> {
+  return api.get<Project>(`/projects/${encodeURIComponent(id)}`);
+}
+
+/** POST /projects: creates a project (and its point cloud layer). */
+export function createProject(name: string): Promise<Project> {
+  return api.post<Project>('/projects', { body: { name } });
+}
+
+/** DELETE /projects/{id}: deletes the project and every file it has. */
+export async function deleteProject(id: string): Promise<void> {
+  await api.delete(`/projects/${encodeURIComponent(id)}`);
+}
+
+/** What POST /assets/upload-signed-url answers. */
+export interface SignedUpload {
+  signedUrl: string;
+  asset: Asset;
+  filename: string;
+}
+
+/** POST /assets/upload-signed-url (spec §7): a signed, single-use URL to PUT the file to. */
+export function requestUploadUrl(body: {
+  layerId: string;
+  type: 'POINT_CLOUD';
+  filename: string;
+  fileSize: number;
+  epsgCode: number | null;
+  lasHeaderData: LasHeaderData;
+}): Promise<SignedUpload> {
+  return api.post<SignedUpload>('/assets/upload-signed-url', { body });
+}
+
+/** POST /assets/start-tiling (spec §7): starts metadata extraction then tiling of the uploaded file. */
+export function startTiling(body: {
+  assetId: string;
+  filename: string;
+  fileSize: number;
+  originalFilename: string;
+}): Promise<{ asset: Asset; inputFilePath?: string }> {
+  return api.post('/assets/start-tiling', { body });
+}
+
+/** POST /projects/{id}/processing: runs every product with the form's options. */
+export function startProcessing(projectId: string, options: ProcessingOptions): Promise<unknown> {
+  return api.post(`/projects/${encodeURIComponent(projectId)}/processing`, { body: options });
+}
+
+/** Upload progress: bytes sent of the total, and the mean speed since the start (bytes per second). */
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+  bytesPerSecond: number;
+}
+
+/**
+ * PUTs a file to a signed URL with progress (XMLHttpRequest: fetch cannot
+ * report upload progress everywhere). Rejects with an ApiError (the server's
+ * code) or an AbortError when `signal` aborts.
+ */
+export function uploadFile(
+  url: string,
+  file: Blob,
+  onProgress: (p: UploadProgress) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const started = performance.now();
+    const abort = () => xhr.abort();
+    xhr.open('PUT', url);
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    xhr.upload.onprogress = (e) => {
+      const seconds = Math.max(0.001, (performance.now() - started) / 1000);
+      onProgress({
+        loaded: e.loaded,
+        total: e.lengthComputable ? e.total : file.size,
+        bytesPerSecond: e.loaded / seconds,
+      });
+    };
+    xhr.onload = () => {
+      signal?.removeEventListener('abort', abort);
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve();
+        return;
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      reject(errorFromResponse(xhr.status, body));
+    };
+    xhr.onerror = () => {
+      signal?.removeEventListener('abort', abort);
+      reject(new ApiError(0, NETWORK_ERROR, 'the upload was interrupted'));
+    };
+    xhr.onabort = () => {
+      signal?.removeEventListener('abort', abort);
+      reject(new DOMException('the upload was cancelled', 'AbortError'));
+    };
+    if (signal?.aborted) {
+      reject(new DOMException('the upload was cancelled', 'AbortError'));
+      return;
+    }
+    signal?.addEventListener('abort', abort);
+    xhr.send(file);
+  });
+}

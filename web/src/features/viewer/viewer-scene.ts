@@ -1,0 +1,182 @@
+import type { LayerDescription } from '../../viewer/scene.types.js';
+import type { Asset, AssetType, Layer, Project } from '../projects/projects.types.js';
+
+/**
+ * Why a project cannot be shown (spec §8 Viewer errors); `code` is a key of
+ * the viewer namespace (`viewer:problems.<code>`).
+ */
+export type ViewerProblem =
+  | { code: 'PROJECT_NOT_READY'; status: string }
+  | { code: 'NO_LAS_LAYER' }
+  | { code: 'NO_WORKING_ASSET' }
+  | { code: 'ASSET_INVALID_ID' }
+  | { code: 'ASSET_INVALID_ACCESS_URL' }
+  | { code: 'STORAGE_NOT_SUPPORTED' }
+  | { code: 'UNKNOWN_STORAGE_MODE' }
+  | { code: 'LAS_NOT_SUPPORTED' }
+  | { code: 'TILING_TYPE_UNDEFINED' };
+
+/** Asset types drawn as point clouds (3D Tiles). */
+export const POINT_CLOUD_TYPES: ReadonlySet<AssetType> = new Set(['POINT_CLOUD', 'CLASSIFIED_POINT_CLOUD']);
+/** Raster assets the viewer draws as image tiles. */
+const RASTER_TYPES: ReadonlySet<AssetType> = new Set(['DTM', 'IMAGERY_DTM', 'HILLSHADE_DTM', 'SLOPE_MAP']);
+/** Tiling types the viewer can read. */
+const TILING_TYPES = new Set(['GOCESIUM_TILER', 'PY3DTILES']);
+
+/** Assets shown in the layer tree (spec §4): READY or TILING. */
+export function isListed(asset: Asset): boolean {
+  return asset.status === 'READY' || asset.status === 'TILING';
+}
+
+/** Only READY assets can be ticked and loaded (spec §4). */
+export function isTickable(asset: Asset): boolean {
+  return asset.status === 'READY';
+}
+
+/** The project's LAS layer (POINT_CLOUD type), if any. */
+export function lasLayerOf(project: Project): Layer | undefined {
+  return project.layers?.find((l) => l.type === 'POINT_CLOUD');
+}
+
+/**
+ * Checks the project can be opened, in the order of spec §8: the project is
+ * READY, has a LAS layer, that layer has a working asset, and the asset's
+ * storage, tiling type and URL are usable. Null when the viewer can load it.
+ */
+export function viewerProblem(project: Project): ViewerProblem | null {
+  if (project.status !== 'READY') return { code: 'PROJECT_NOT_READY', status: project.status };
+  const layer = lasLayerOf(project);
+  if (!layer) return { code: 'NO_LAS_LAYER' };
+  const working = layer.assets.filter((a) => POINT_CLOUD_TYPES.has(a.type) && a.status === 'READY');
+  if (working.length === 0) return { code: 'NO_WORKING_ASSET' };
+  const asset = working[0]!;
+  if (asset.storage === 'CESIUM_ION') {
+    // Nuage tiles its own clouds; an ion asset would need an ion token and an id this deployment has not.
+    return asset.id ? { code: 'STORAGE_NOT_SUPPORTED' } : { code: 'ASSET_INVALID_ID' };
+  }
+  if (asset.storage !== 'CUSTOM_TILING') return { code: 'UNKNOWN_STORAGE_MODE' };
+  if (!asset.tilingType) return { code: 'TILING_TYPE_UNDEFINED' };
+  if (!TILING_TYPES.has(asset.tilingType)) return { code: 'LAS_NOT_SUPPORTED' };
+  if (!asset.accessUrl || !isHttpUrl(asset.accessUrl)) return { code: 'ASSET_INVALID_ACCESS_URL' };
+  return null;
+}
+
+function isHttpUrl(url: string): boolean {
+  try {
+    const u = new URL(url, 'http://relative.invalid/');
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** The assets ticked when a project opens: its first READY point cloud. */
+export function defaultTicked(project: Project): Set<string> {
+  const first = lasLayerOf(project)?.assets.find((a) => POINT_CLOUD_TYPES.has(a.type) && isTickable(a));
+  return new Set(first ? [first.id] : []);
+}
+
+/** Line colours of vector layers (power lines yellow, buildings red, contours brown...). */
+const VECTOR_COLORS: Partial<Record<AssetType, string>> = {
+  POWER_LINE: '#ffe14d',
+  GRID: '#9aa5b1',
+  CONTOUR_LINE: '#c98b4a',
+  CONTOUR_LINE_MAJOR: '#8f5a2a',
+  CONTOUR_LINE_MINOR: '#c98b4a',
+  BUILDINGS: '#e4572e',
+  TREE_CROWNS: '#4cb848',
+  TREE_TOPS: '#1d7a34',
+  TOPOGRAPHIC_MAP: '#d9d9d9',
+};
+
+/**
+ * The layer descriptions handed to the viewer: every listed asset it can
+ * draw, in layer order, visible when ticked. Vector layers need a GeoJSON URL
+ * (resolved on demand: `vectorUrls`); until then they are left out.
+ */
+export function sceneLayers(
+  project: Project,
+  ticked: ReadonlySet<string>,
+  vectorUrls: ReadonlyMap<string, string> = new Map(),
+): LayerDescription[] {
+  const out: LayerDescription[] = [];
+  for (const layer of project.layers ?? []) {
+    for (const asset of layer.assets) {
+      if (!isTickable(asset)) continue;
+      const visible = ticked.has(asset.id);
+      if (POINT_CLOUD_TYPES.has(asset.type) && asset.accessUrl && asset.storage === 'CUSTOM_TILING') {
+        out.push({ kind: 'pointCloud', id: asset.id, name: asset.name, tilesetUrl: asset.accessUrl, visible });
+      } else if (RASTER_TYPES.has(asset.type) && asset.accessUrl) {
+        out.push({ kind: 'raster', id: asset.id, name: asset.name, url: asset.accessUrl, visible, opacity: 0.85 });
+      } else if (layer.type === 'VECTOR' && vectorUrls.has(asset.id)) {
+        out.push({
+          kind: 'vector',
+          id: asset.id,
+          name: asset.name,
+          url: vectorUrls.get(asset.id)!,
+          visible,
+          color: VECTOR_COLORS[asset.type] ?? '#ffd166',
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** File formats the download dialog offers for vector assets (spec §1). */
+export const VECTOR_EXPORTS = [
+  { format: 'GeoJSON', extensions: ['geojson'] },
+  { format: 'DXF', extensions: ['dxf'] },
+  { format: 'Shapefile', extensions: ['shp'] },
+] as const;
+
+/** One line of the download dialog. */
+export interface DownloadChoice {
+  asset: Asset;
+  /** File extension to ask file-supplier-url for. */
+  extension: string;
+  /** Format shown to the user. */
+  format: string;
+  size: number | null;
+  /** Needs a premium subscription (classified point cloud, spec §1). */
+  premium: boolean;
+}
+
+function normaliseExtension(ext: string): string {
+  return ext.replace(/^\./, '').toLowerCase();
+}
+
+/**
+ * What a project offers for download: every READY asset's files, vectors as
+ * GeoJSON, DXF and Shapefile when those files exist, reports and point clouds
+ * as they are. Classified point clouds are marked premium.
+ */
+export function downloadChoices(project: Project): DownloadChoice[] {
+  const out: DownloadChoice[] = [];
+  for (const layer of project.layers ?? []) {
+    for (const asset of layer.assets) {
+      if (asset.status !== 'READY') continue;
+      const files = new Map(asset.files.map((f) => [normaliseExtension(f.extension), f]));
+      if (layer.type === 'VECTOR') {
+        for (const e of VECTOR_EXPORTS) {
+          const file = e.extensions.map((x) => files.get(x)).find((f) => f !== undefined);
+          if (file) {
+            out.push({ asset, extension: normaliseExtension(file.extension), format: e.format, size: file.size, premium: false });
+          }
+        }
+        continue;
+      }
+      for (const [ext, file] of files) {
+        if (ext === 'shx' || ext === 'dbf' || ext === 'prj') continue;
+        out.push({
+          asset,
+          extension: ext,
+          format: ext.toUpperCase(),
+          size: file.size,
+          premium: asset.type === 'CLASSIFIED_POINT_CLOUD',
+        });
+      }
+    }
+  }
+  return out;
+}
