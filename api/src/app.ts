@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
@@ -9,14 +10,24 @@ import { ZodError } from 'zod';
 import { REPO_ROOT } from './config.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { AppError, type ErrorBody } from './errors.js';
+import { authContext } from './middleware/auth.js';
+import { serveOpenApiDocument } from './openapi/document.js';
+import { adminUsersRoutes } from './routes/admin-users.routes.js';
+import { authRoutes } from './routes/auth.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { ogcRoutes } from './routes/ogc.routes.js';
+import { usersRoutes } from './routes/users.routes.js';
 
 /** Folder of the built web app (`npm run build -w web`). */
 export const WEB_DIST = path.join(REPO_ROOT, 'web', 'dist');
 
 /** Route groups mounted under `/api`; each area adds one line here. */
-const apiGroups: Array<(deps: AppDeps) => Hono<AppEnv>> = [healthRoutes];
+const apiGroups: Array<(deps: AppDeps) => Hono<AppEnv>> = [
+  healthRoutes,
+  authRoutes,
+  usersRoutes, // before adminUsersRoutes: /users/current must not reach /users/{id}
+  adminUsersRoutes,
+];
 
 /**
  * Builds the whole HTTP app: `/api/*` (spec §7 paths), `/tiles/*`, `/ogc/*`
@@ -38,6 +49,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
   });
   app.use('*', secureHeaders({ crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: false }));
+  app.use('*', authContext(deps));
   // JSON bodies are small; uploads stream through their own route with their own limit.
   app.use('/api/*', async (c, next) => {
     if (c.req.header('content-type')?.includes('application/json')) {
@@ -50,8 +62,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
 
-  const api = new Hono<AppEnv>();
+  const api = new OpenAPIHono<AppEnv>();
   for (const group of apiGroups) api.route('/', group(deps));
+  serveOpenApiDocument(api);
   api.all('*', (c) =>
     c.json<ErrorBody>(
       { error: { code: 'NOT_FOUND', message: `no such endpoint: ${c.req.method} ${c.req.path}` } },

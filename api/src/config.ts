@@ -36,6 +36,11 @@ export const CONFIG_VARIABLES = {
     default: '',
     description: 'Secret that signs session tokens. Unset: one is generated once and kept in the database.',
   },
+  TRUST_PROXY: {
+    default: 'false',
+    description:
+      'true when a reverse proxy sets X-Forwarded-For: the client IP (per-IP login limits) is then read from it.',
+  },
   SMTP_URL: {
     default: '',
     description: 'SMTP server for mail (smtp://user:pass@host:port). Unset: mail goes to <DATA_DIR>/outbox.',
@@ -61,7 +66,8 @@ const schema = z.object({
   STORAGE_URL: z.string(),
   ADMIN_EMAIL: z.email(),
   ADMIN_PASSWORD: z.string(),
-  JWT_SECRET: z.string(),
+  JWT_SECRET: z.string().refine((s) => s === '' || s.length >= 32, 'must be at least 32 characters'),
+  TRUST_PROXY: z.enum(['true', 'false']).transform((v) => v === 'true'),
   SMTP_URL: z.string(),
   MAIL_FROM: z.string().min(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64),

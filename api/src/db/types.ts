@@ -9,6 +9,13 @@ export interface Database {
   settings: SettingsTable;
   worker_heartbeats: WorkerHeartbeatsTable;
   users: UsersTable;
+  user_tokens: UserTokensTable;
+  revoked_sessions: RevokedSessionsTable;
+  auth_attempts: AuthAttemptsTable;
+  /** View: projects each user owns (0 until the projects table exists). */
+  user_project_counts: { user_id: string; projects: number };
+  /** View: credits (hectares) each user holds (0 until subscriptions exist). */
+  user_credit_totals: { user_id: string; credits: number };
 }
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -43,4 +50,32 @@ export interface UsersTable {
   premium: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** True from registration until the activation link is followed. */
+  activation_pending: ColumnType<boolean, boolean | undefined, boolean>;
+  last_login_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface UserTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  purpose: 'activation' | 'password_reset';
+  /** SHA-256 (hex) of the token; the token itself is never stored. */
+  token_hash: string;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Timestamp;
+}
+
+export interface RevokedSessionsTable {
+  session_id: string;
+  user_id: string;
+  revoked_at: Timestamp;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface AuthAttemptsTable {
+  id: Generated<string>;
+  bucket: string;
+  subject: string;
+  created_at: Timestamp;
 }
