@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { PointChunk, StepContext } from '../core/chunk.js';
+import { Cancelled, InvalidInput } from '../core/errors.js';
+import { type Raster, type RasterCrs, rasterForBounds } from '../raster/raster.js';
+import { PointBuffer, rasterizeTin, thinToBins } from '../raster/tin.js';
+import { dtmResolutionCm } from './terrain-options.js';
+
+/** Options of {@link buildDtm}. */
+export const dtmOptionsSchema = z.object({
+  /** Cell size in centimetres (processing form: 20–3000 cm), converted to the CRS unit. */
+  resolutionCm: dtmResolutionCm.default(50),
+  /** Classes taken as ground. */
+  groundClasses: z.array(z.number().int().min(0).max(255)).min(1).default([2]),
+  /** Horizontal CRS unit in metres (0.3048 for feet). */
+  unitToMetre: z.number().positive().default(1),
+});
+export type DtmOptions = z.input<typeof dtmOptionsSchema>;
+
+/**
+ * Input of {@link buildDtm}. The raster covers every point (snapped outward to
+ * the cell size, so every terrain product of a project lines up).
+ */
+export interface DtmInput {
+  /** Ground points in the CRS (x, y, z); any other point only widens the extent. */
+  chunks: AsyncIterable<PointChunk> | Iterable<PointChunk>;
+  /** Per-chunk classification overriding the chunk's own (same order as `chunks`). */
+  classify?: (chunk: PointChunk, index: number) => Uint8Array | undefined;
+  crs: RasterCrs | null;
+}
+
+/**
+ * Builds a DTM (`products.dtm`): ground points → Delaunay TIN → raster sampled
+ * at cell centres. Holes under buildings and bridges are spanned by the TIN;
+ * cells outside the hull of the ground points are nodata (-9999). Dense
+ * clouds are thinned to one point per quarter cell first (the nearest to the
+ * sub-cell centre) so cost stays proportional to the raster.
+ *
+ * @example
+ * const dtm = await buildDtm({ chunks: reader.read(), crs }, { resolutionCm: 50 });
+ */
+export async function buildDtm(input: DtmInput, options: DtmOptions = {}, context: StepContext = {}): Promise<Raster> {
+  const o = dtmOptionsSchema.parse(options);
+  const resolution = o.resolutionCm / 100 / o.unitToMetre;
+  const groundSet = new Uint8Array(256);
+  for (const c of o.groundClasses) groundSet[c] = 1;
+  const ground = new PointBuffer();
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  let index = 0;
+  for await (const chunk of input.chunks) {
+    if (context.signal?.aborted) throw new Cancelled();
+    const cls = input.classify?.(chunk, index) ?? chunk.classification;
+    index++;
+    const { x, y, z: zs, count } = chunk;
+    for (let i = 0; i < count; i++) {
+      const xi = x[i]!;
+      const yi = y[i]!;
+      if (xi < minX) minX = xi;
+      if (xi > maxX) maxX = xi;
+      if (yi < minY) minY = yi;
+      if (yi > maxY) maxY = yi;
+      if (cls && groundSet[cls[i]!]) ground.push(xi, yi, zs[i]!);
+    }
+  }
+  if (index === 0 || minX > maxX) throw new InvalidInput('points', 'the point cloud is empty');
+  if (ground.count < 3) {
+    throw new InvalidInput(
+      'classification',
+      `a DTM needs at least 3 ground points (classes ${o.groundClasses.join(', ')}), found ${ground.count}: classify the cloud first`,
+    );
+  }
+  const bounds = { minX, minY, maxX, maxY };
+  const raster = rasterForBounds(bounds, resolution, input.crs);
+  context.progress?.(0.3, 'dtm');
+  const thin = thinToBins(ground.x, ground.y, ground.z, ground.count, bounds, resolution / 2);
+  rasterizeTin(thin.x, thin.y, thin.z, thin.count, raster);
+  context.progress?.(1, 'dtm');
+  return raster;
+}
+
+/**
+ * Root mean square difference between two aligned DTMs over the cells valid
+ * in both (and in `mask` when given), with the number of cells compared.
+ */
+export function dtmRmse(a: Raster, b: Raster, mask?: Uint8Array): { rmse: number; cells: number; bias: number } {
+  if (a.width !== b.width || a.height !== b.height) {
+    throw new InvalidInput('dtm', `rasters differ in size (${a.width}×${a.height} vs ${b.width}×${b.height})`);
+  }
+  let sum = 0;
+  let sumD = 0;
+  let cells = 0;
+  for (let i = 0; i < a.data.length; i++) {
+    const va = a.data[i]!;
+    const vb = b.data[i]!;
+    if (va === a.nodata || vb === b.nodata || Number.isNaN(va) || Number.isNaN(vb)) continue;
+    if (mask && !mask[i]) continue;
+    const d = va - vb;
+    sum += d * d;
+    sumD += d;
+    cells++;
+  }
+  return { rmse: cells > 0 ? Math.sqrt(sum / cells) : Number.NaN, cells, bias: cells > 0 ? sumD / cells : Number.NaN };
+}
