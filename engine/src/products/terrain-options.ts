@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { InvalidInput } from '../core/errors.js';
+import { crsFromEpsg } from '../crs/index.js';
 
 /**
  * Ranges of the processing form (spec §5) shared by every terrain product, in
@@ -17,4 +19,35 @@ export function unitScale(crs: { horizontalUnitToMetre?: number; verticalUnitToM
   const h = crs?.horizontalUnitToMetre ?? 1;
   const v = crs?.verticalUnitToMetre ?? h;
   return h / v;
+}
+
+/**
+ * Parses a centimetre value given on the command line (`--resolution 50`)
+ * against a form range.
+ */
+export function parseCmOption(value: unknown, field: string, schema: z.ZodNumber, fallback?: number): number {
+  if (value === undefined || value === true) {
+    if (fallback !== undefined) return fallback;
+    throw new InvalidInput(field, 'is required (centimetres)');
+  }
+  const n = Number(value);
+  const parsed = schema.safeParse(n);
+  if (!Number.isFinite(n) || !parsed.success) {
+    const min = schema.minValue ?? 0;
+    const max = schema.maxValue ?? Number.POSITIVE_INFINITY;
+    throw new InvalidInput(field, `"${value}" is not a value in ${min}–${max} cm`);
+  }
+  return parsed.data;
+}
+
+/** Units of a raster read from a GeoTIFF: from its EPSG code when known, metres otherwise. */
+export function rasterUnits(epsg: number | null): { unitToMetre: number; verticalUnitToMetre: number } {
+  if (!epsg) return { unitToMetre: 1, verticalUnitToMetre: 1 };
+  try {
+    const crs = crsFromEpsg(epsg);
+    const unitToMetre = crs.horizontalUnitToMetre || 1;
+    return { unitToMetre, verticalUnitToMetre: crs.verticalUnitToMetre || unitToMetre };
+  } catch {
+    return { unitToMetre: 1, verticalUnitToMetre: 1 };
+  }
 }
