@@ -1,0 +1,177 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { analyticSurface } from '@nuage/fixtures/synthetic/terrain-scene.js';
+import { describe, expect, it } from 'vitest';
+import { createRaster, type Raster } from '../raster/raster.js';
+import { writeGeoJson } from '../writers/geojson.writer.js';
+import { writeGeoTiff } from '../writers/geotiff.writer.js';
+import { buildContours, type ContourLine, chaikin, contourFeatures } from './contours.product.js';
+import { gdal, hasGdal } from './test-gdal.js';
+
+function surface(): Raster {
+  const dtm = createRaster(200, 150, 500_000, 6_000_000, 1, { epsg: 2154 });
+  dtm.data.set(analyticSurface(200, 150, 1));
+  for (let r = 60; r < 70; r++) for (let c = 80; c < 95; c++) dtm.data[r * 200 + c] = dtm.nodata;
+  return dtm;
+}
+
+/** Segments of lines grouped by elevation, bucketed by 1-unit cells for nearest-distance queries. */
+function index(lines: { elevation: number; coords: number[] }[]) {
+  const byLevel = new Map<number, Map<string, number[]>>();
+  for (const l of lines) {
+    const key = Math.round(l.elevation * 1000);
+    let buckets = byLevel.get(key);
+    if (!buckets) {
+      buckets = new Map();
+      byLevel.set(key, buckets);
+    }
+    for (let i = 0; i + 3 < l.coords.length; i += 2) {
+      const seg = l.coords.slice(i, i + 4);
+      const cx = Math.floor((seg[0]! + seg[2]!) / 2);
+      const cy = Math.floor((seg[1]! + seg[3]!) / 2);
+      const k = `${cx},${cy}`;
+      const list = buckets.get(k);
+      if (list) list.push(...seg);
+      else buckets.set(k, [...seg]);
+    }
+  }
+  return (elevation: number, x: number, y: number): number => {
+    const buckets = byLevel.get(Math.round(elevation * 1000));
+    if (!buckets) return Number.POSITIVE_INFINITY;
+    let best = Number.POSITIVE_INFINITY;
+    for (let dx = -2; dx <= 2; dx++) {
+      for (let dy = -2; dy <= 2; dy++) {
+        const list = buckets.get(`${Math.floor(x) + dx},${Math.floor(y) + dy}`);
+        if (!list) continue;
+        for (let s = 0; s < list.length; s += 4) {
+          const [ax, ay, bx, by] = [list[s]!, list[s + 1]!, list[s + 2]!, list[s + 3]!];
+          const vx = bx - ax;
+          const vy = by - ay;
+          const len2 = vx * vx + vy * vy;
+          const t = len2 > 0 ? Math.max(0, Math.min(1, ((x - ax) * vx + (y - ay) * vy) / len2)) : 0;
+          best = Math.min(best, Math.hypot(ax + t * vx - x, ay + t * vy - y));
+        }
+      }
+    }
+    return best;
+  };
+}
+
+function crossings(lines: ContourLine[]): number {
+  let found = 0;
+  const segs: number[][] = [];
+  lines.forEach((l, li) => {
+    const c = l.coordinates;
+    for (let i = 0; i + 3 < c.length; i += 2) segs.push([li, c[i]!, c[i + 1]!, c[i + 2]!, c[i + 3]!]);
+  });
+  const buckets = new Map<string, number[][]>();
+  for (const s of segs) {
+    const k = `${Math.floor((s[1]! + s[3]!) / 4)},${Math.floor((s[2]! + s[4]!) / 4)}`;
+    const list = buckets.get(k) ?? [];
+    list.push(s);
+    buckets.set(k, list);
+  }
+  const cross = (a: number[], b: number[]) => {
+    const d = (px: number, py: number, qx: number, qy: number, rx: number, ry: number) =>
+      (qx - px) * (ry - py) - (qy - py) * (rx - px);
+    const d1 = d(b[1]!, b[2]!, b[3]!, b[4]!, a[1]!, a[2]!);
+    const d2 = d(b[1]!, b[2]!, b[3]!, b[4]!, a[3]!, a[4]!);
+    const d3 = d(a[1]!, a[2]!, a[3]!, a[4]!, b[1]!, b[2]!);
+    const d4 = d(a[1]!, a[2]!, a[3]!, a[4]!, b[3]!, b[4]!);
+    return d1 * d2 < 0 && d3 * d4 < 0;
+  };
+  for (const [k, list] of buckets) {
+    const [bx, by] = k.split(',').map(Number) as [number, number];
+    const near: number[][] = [];
+    for (let dx = -1; dx <= 1; dx++)
+      for (let dy = -1; dy <= 1; dy++) near.push(...(buckets.get(`${bx + dx},${by + dy}`) ?? []));
+    for (const a of list) for (const b of near) if (a[0] !== b[0] && cross(a, b)) found++;
+  }
+  return found;
+}
+
+describe('contours', () => {
+  it('traces a cone as closed rings at every level, majors not repeated as minors', () => {
+    const dtm = createRaster(101, 101, 0, 101, 1, null);
+    for (let r = 0; r < 101; r++) {
+      for (let c = 0; c < 101; c++) dtm.data[r * 101 + c] = 20 - Math.hypot(c - 50, r - 50) * 0.3;
+    }
+    const lines = buildContours(dtm, { minorCm: 100, majorCm: 500 });
+    const levels = lines.map((l) => `${l.elevation}:${l.kind}`).sort();
+    // The cone spans 20 - 0.3 × 70.7 ≈ -1.2 .. 20: levels -1 .. 20; rings inside the square (radius < 50) close.
+    expect(lines.filter((l) => l.elevation >= 6).every((l) => l.closed)).toBe(true);
+    expect(lines.filter((l) => l.elevation <= 4).every((l) => !l.closed)).toBe(true);
+    const kinds = new Map<number, Set<string>>();
+    for (const l of lines) kinds.set(l.elevation, (kinds.get(l.elevation) ?? new Set()).add(l.kind));
+    expect([...kinds.values()].every((k) => k.size === 1)).toBe(true);
+    expect(new Set(levels).size).toBe(22);
+    const majors = [...kinds.entries()].filter(([, k]) => k.has('major')).map(([e]) => e);
+    expect(majors.sort((a, b) => a - b)).toEqual([0, 5, 10, 15, 20]);
+    // Ring of level 14 has radius 20 around the centre (50.5, 50.5).
+    const ring = lines.find((l) => l.elevation === 14)!;
+    const c = ring.coordinates;
+    for (let i = 0; i < c.length; i += 2)
+      expect(Math.abs(Math.hypot(c[i]! - 50.5, c[i + 1]! - 50.5) - 20)).toBeLessThan(0.3);
+  });
+
+  it('refuses a major interval not above the minor one', () => {
+    expect(() => buildContours(surface(), { minorCm: 200, majorCm: 100 })).toThrow(/major/);
+  });
+
+  it('smoothing keeps the end points of open lines and never makes lines cross', () => {
+    const open = Float64Array.from([0, 0, 1, 0, 1, 1, 2, 1]);
+    const smooth = chaikin(open, false, 2);
+    expect([smooth[0], smooth[1]]).toEqual([0, 0]);
+    expect([smooth[smooth.length - 2], smooth[smooth.length - 1]]).toEqual([2, 1]);
+    const lines = buildContours(surface(), { minorCm: 50, majorCm: 250, smoothing: 2 });
+    expect(lines.length).toBeGreaterThan(50);
+    expect(crossings(lines)).toBe(0);
+  });
+
+  it.runIf(hasGdal())('lies within one DTM cell of gdal_contour on the same DTM', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'nuage-contours-'));
+    const dtm = surface();
+    const tif = path.join(dir, 'dtm.tif');
+    await writeGeoTiff(tif, dtm);
+    const gdalOut = path.join(dir, 'gdal.geojson');
+    gdal('gdal_contour', ['-q', '-a', 'elevation', '-i', '1', '-f', 'GeoJSON', tif, gdalOut]);
+    const reference = JSON.parse(readFileSync(gdalOut, 'utf8')) as {
+      features: { geometry: { coordinates: number[][] }; properties: { elevation: number } }[];
+    };
+    const ours = buildContours(dtm, { minorCm: 100, majorCm: 500 });
+    const nearestGdal = index(
+      reference.features.map((f) => ({ elevation: f.properties.elevation, coords: f.geometry.coordinates.flat() })),
+    );
+    const nearestOurs = index(ours.map((l) => ({ elevation: l.elevation, coords: Array.from(l.coordinates) })));
+    let worst = 0;
+    let checked = 0;
+    for (const l of ours) {
+      for (let i = 0; i < l.coordinates.length; i += 2) {
+        worst = Math.max(worst, nearestGdal(l.elevation, l.coordinates[i]!, l.coordinates[i + 1]!));
+        checked++;
+      }
+    }
+    let worstBack = 0;
+    for (const f of reference.features) {
+      for (const [x, y] of f.geometry.coordinates) {
+        worstBack = Math.max(worstBack, nearestOurs(f.properties.elevation, x!, y!));
+      }
+    }
+    expect(checked).toBeGreaterThan(5000);
+    expect(worst).toBeLessThanOrEqual(dtm.resolution);
+    expect(worstBack).toBeLessThanOrEqual(dtm.resolution);
+  });
+
+  it('writes GeoJSON LineStrings with elevation and kind in the DTM CRS', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'nuage-contours-'));
+    const lines = buildContours(surface(), { minorCm: 100, majorCm: 500 });
+    const file = path.join(dir, 'c.geojson');
+    const record = await writeGeoJson(file, contourFeatures(lines), { epsg: 2154 });
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    expect(record.features).toBe(lines.length);
+    expect(doc.crs.properties.name).toBe('urn:ogc:def:crs:EPSG::2154');
+    expect(doc.features[0].geometry.type).toBe('LineString');
+    expect(['minor', 'major']).toContain(doc.features[0].properties.kind);
+  });
+});
