@@ -13,6 +13,8 @@ export const ROUTES = {
   registration_token: '/registration-token',
   user: '/user',
   user_settings: '/user/settings',
+  user_project_new: '/user/projects/new',
+  user_project_view: '/user/projects/:id',
   user_subscription: '/user/subscription',
   user_subscription_buy: '/user/subscription/buy',
   user_subscription_buy_success: '/user/subscription/buy/success',

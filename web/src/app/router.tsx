@@ -23,8 +23,10 @@ import { ResetPasswordPage } from '../features/auth/reset-password.page.js';
 import { BuyPage } from '../features/billing/buy.page.js';
 import { BuyResultPage } from '../features/billing/buy-result.page.js';
 import { SubscriptionPage } from '../features/billing/subscription.page.js';
+import { CreateProjectPage } from '../features/projects/create-project.page.js';
 import { MyProjectsPage } from '../features/projects/my-projects.page.js';
 import { SharedProjectPage } from '../features/projects/shared-project.page.js';
+import { ProjectViewerPage } from '../features/viewer/project-viewer.page.js';
 import { RequireRole } from './guards.js';
 import { NotFoundPage } from './not-found.page.js';
 import { RootLayout } from './root-layout.js';
@@ -64,6 +66,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <MyProjectsPage />, ...named('user') },
           { path: 'settings', element: <AccountSettingsPage />, ...named('user_settings') },
+          { path: 'projects/new', element: <CreateProjectPage />, ...named('user_project_new') },
+          { path: 'projects/:id', element: <ProjectViewerPage />, ...named('user_project_view') },
           { path: 'subscription', element: <SubscriptionPage />, ...named('user_subscription') },
           { path: 'subscription/buy', element: <BuyPage />, ...named('user_subscription_buy') },
           {

@@ -85,6 +85,7 @@ export function TopNav() {
   const { user } = useSession();
   const store = useSessionStore();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const isAdmin = user?.roles.includes('admin') ?? false;
   const displayName = user ? [user.firstname, user.lastname].filter(Boolean).join(' ') || user.email : '';
 
@@ -140,7 +141,7 @@ export function TopNav() {
               {displayName}
             </Button>
           </Popover>
-        ) : (
+        ) : pathname === ROUTES.auth_login ? null : (
           <AnchorButton variant="minimal" icon="log-in" href={`#${ROUTES.auth_login}`}>
             {t('common:nav.login')}
           </AnchorButton>

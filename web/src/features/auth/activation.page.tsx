@@ -7,7 +7,7 @@ import { ROUTES } from '../../app/route-paths.js';
 import { ApiError } from '../../shared/api/api-error.js';
 import { errorMessage } from '../../shared/i18n/error-message.js';
 import { useCountdown } from '../../shared/ui/use-countdown.js';
-import { activateAccount, userFromToken } from './auth.api.js';
+import { activateAccount } from './auth.api.js';
 import { AuthCard } from './auth-card.js';
 import { REDIRECT_DELAY_S } from './reset-password.page.js';
 
@@ -17,12 +17,7 @@ const activations = new Map<string, Promise<string>>();
 function activateOnce(token: string): Promise<string> {
   let p = activations.get(token);
   if (!p) {
-    p = (async () => {
-      const user = await userFromToken(token);
-      const username = user.username ?? user.email ?? '';
-      await activateAccount(username, token);
-      return username;
-    })();
+    p = activateAccount(token);
     activations.set(token, p);
   }
   return p;

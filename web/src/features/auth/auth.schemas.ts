@@ -12,27 +12,41 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 255;
 export const NAME_MAX = 254;
 export const COMPANY_MAX = 200;
+export const EMAIL_MAX = 254;
+
+/** `local@domain.tld` with a top-level domain of at least 2 letters (the server's expression). */
+export const EMAIL_RE =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
 
 /** Email: required, an address whose domain ends in a TLD of at least 2 letters, not a disposable-mail service. */
 export const emailRule = z
   .string()
   .trim()
   .min(1, 'validation:email.required')
-  .max(PASSWORD_MAX, 'validation:email.tooLong')
-  .pipe(z.email('validation:email.invalid'))
-  .refine((v) => /\.[A-Za-z]{2,}$/.test(v), 'validation:email.invalid')
+  .max(EMAIL_MAX, 'validation:email.tooLong')
+  .refine((v) => EMAIL_RE.test(v), { message: 'validation:email.invalid', abort: true })
   .refine((v) => !isDisposableEmail(v), 'validation:email.disposable');
 
-/** Password main rule: 8 to 255 characters with a lowercase and an uppercase letter, a digit and a special character. */
-export const passwordRule = z
-  .string()
-  .min(1, 'validation:password.required')
-  .min(PASSWORD_MIN, 'validation:password.tooShort')
-  .max(PASSWORD_MAX, 'validation:password.tooLong')
-  .refine((v) => /[a-z]/.test(v), 'validation:password.lowercase')
-  .refine((v) => /[A-Z]/.test(v), 'validation:password.uppercase')
-  .refine((v) => /\d/.test(v), 'validation:password.digit')
-  .refine((v) => /[^A-Za-z0-9]/.test(v), 'validation:password.special');
+/** The first problem of a password under the main rule, as a translation key; null when it is fine. */
+export function passwordProblem(v: string): string | null {
+  if (v.length === 0) return 'validation:password.required';
+  if (v.length < PASSWORD_MIN) return 'validation:password.tooShort';
+  if (v.length > PASSWORD_MAX) return 'validation:password.tooLong';
+  if (!/\p{Ll}/u.test(v)) return 'validation:password.lowercase';
+  if (!/\p{Lu}/u.test(v)) return 'validation:password.uppercase';
+  if (!/\p{Nd}/u.test(v)) return 'validation:password.digit';
+  if (!/[^\p{L}\p{Nd}]/u.test(v)) return 'validation:password.special';
+  return null;
+}
+
+/**
+ * Password main rule: 8 to 255 characters with a lowercase and an uppercase
+ * letter, a digit and a special character; one message at a time, the first missing part.
+ */
+export const passwordRule = z.string().superRefine((v, ctx) => {
+  const problem = passwordProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /** First and last names: required, under 255 characters. */
 export const nameRule = z.string().trim().min(1, 'validation:name.required').max(NAME_MAX, 'validation:name.tooLong');

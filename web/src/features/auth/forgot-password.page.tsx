@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROUTES } from '../../app/route-paths.js';
 import { ErrorCallout } from '../../shared/ui/error-callout.js';
+import { retryAfterSeconds } from '../../shared/ui/server-field-errors.js';
 import { TextField } from '../../shared/ui/text-field.js';
 import { useCountdown } from '../../shared/ui/use-countdown.js';
 import { requestPasswordReset } from './auth.api.js';
@@ -32,10 +33,12 @@ export function ForgotPasswordPage() {
     try {
       await requestPasswordReset(username);
       setSentTo(username);
+      start(RESEND_DELAY_S);
     } catch (err) {
       setError(err);
+      // A failed mail comes with the server's wait (Retry-After); the button counts it down.
+      start(retryAfterSeconds(err) ?? RESEND_DELAY_S);
     }
-    start(RESEND_DELAY_S);
   });
 
   return (

@@ -7,9 +7,13 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { afterLoginPath, ROUTES } from '../../app/route-paths.js';
 import { useSession, useSessionStore } from '../../app/session-context.js';
 import { REMEMBER_ME_DAYS } from '../../app/session-store.js';
+import { isApiError } from '../../shared/api/api-error.js';
 import { ErrorCallout } from '../../shared/ui/error-callout.js';
 import { PasswordField } from '../../shared/ui/password-field.js';
+import { retryAfterSeconds } from '../../shared/ui/server-field-errors.js';
 import { TextField } from '../../shared/ui/text-field.js';
+import { useCountdown } from '../../shared/ui/use-countdown.js';
+import { resendActivationMail } from './auth.api.js';
 import { type LoginValues, loginSchema } from './auth.schemas.js';
 import { AuthCard } from './auth-card.js';
 
@@ -21,12 +25,19 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [error, setError] = useState<unknown>(null);
+  const [resend, setResend] = useState<{ busy: boolean; done: boolean; error: unknown }>({
+    busy: false,
+    done: false,
+    error: null,
+  });
+  const wait = useCountdown();
   const forbidden = params.get('reason') === 'forbidden';
   const goBack = params.get('goBackToRouteFullPath');
   const {
     register,
     handleSubmit,
     control,
+    getValues,
     formState: { errors, isSubmitting },
   } = useForm<LoginValues>({
     resolver: zodResolver(loginSchema),
@@ -37,13 +48,27 @@ export function LoginPage() {
 
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
+    setResend({ busy: false, done: false, error: null });
     try {
       await store.login(values.username, values.password, values.rememberMeDays);
       navigate(afterLoginPath(goBack), { replace: true });
     } catch (err) {
       setError(err);
+      const s = retryAfterSeconds(err);
+      if (s) wait.start(s);
     }
   });
+
+  const notActivated = isApiError(error) && error.code === 'ACCOUNT_NOT_ACTIVATED';
+  const sendActivation = async () => {
+    setResend({ busy: true, done: false, error: null });
+    try {
+      await resendActivationMail(getValues('username').trim());
+      setResend({ busy: false, done: true, error: null });
+    } catch (err) {
+      setResend({ busy: false, done: false, error: err });
+    }
+  };
 
   return (
     <AuthCard
@@ -60,6 +85,20 @@ export function LoginPage() {
         </Callout>
       )}
       <ErrorCallout error={error} />
+      {notActivated && (
+        <div className="nu-callout">
+          {resend.done ? (
+            <Callout intent={Intent.SUCCESS} icon="envelope" role="status">
+              {t('auth:login.activationSent')}
+            </Callout>
+          ) : (
+            <Button variant="outlined" icon="envelope" loading={resend.busy} onClick={sendActivation}>
+              {t('auth:register.resend')}
+            </Button>
+          )}
+          <ErrorCallout error={resend.error} />
+        </div>
+      )}
       <form onSubmit={onSubmit} noValidate aria-label={t('auth:login.title')}>
         <TextField
           label={t('auth:fields.email')}
@@ -94,8 +133,15 @@ export function LoginPage() {
             </RadioGroup>
           )}
         />
-        <Button type="submit" intent={Intent.PRIMARY} size="large" fill loading={isSubmitting}>
-          {t('auth:login.submit')}
+        <Button
+          type="submit"
+          intent={Intent.PRIMARY}
+          size="large"
+          fill
+          loading={isSubmitting}
+          disabled={wait.remaining > 0}
+        >
+          {wait.remaining > 0 ? t('auth:login.retryIn', { count: wait.remaining }) : t('auth:login.submit')}
         </Button>
       </form>
       <p className="nu-auth__links">

@@ -4,12 +4,15 @@ import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { normalizeLanguage } from '../../app/i18n.js';
 import { ROUTES } from '../../app/route-paths.js';
+import { isApiError } from '../../shared/api/api-error.js';
 import { countryOptions } from '../../shared/format/countries.js';
 import { ErrorCallout } from '../../shared/ui/error-callout.js';
 import { PasswordField } from '../../shared/ui/password-field.js';
+import { applyServerFieldErrors } from '../../shared/ui/server-field-errors.js';
 import { TextField } from '../../shared/ui/text-field.js';
-import { register as registerAccount } from './auth.api.js';
+import { register as registerAccount, resendActivationMail } from './auth.api.js';
 import { type RegisterValues, registerSchema } from './auth.schemas.js';
 import { AuthCard } from './auth-card.js';
 
@@ -17,12 +20,18 @@ import { AuthCard } from './auth-card.js';
 export function RegisterPage() {
   const { t, i18n } = useTranslation();
   const [error, setError] = useState<unknown>(null);
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sent, setSent] = useState<{ email: string; mailed: boolean } | null>(null);
+  const [resend, setResend] = useState<{ busy: boolean; error: unknown; done: boolean }>({
+    busy: false,
+    error: null,
+    done: false,
+  });
   const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
   const {
     register,
     handleSubmit,
     control,
+    setError: setFieldError,
     formState: { errors, isSubmitting },
   } = useForm<RegisterValues>({
     resolver: zodResolver(registerSchema),
@@ -41,19 +50,57 @@ export function RegisterPage() {
   const onSubmit = handleSubmit(async ({ confirmPassword: _, company, ...values }) => {
     setError(null);
     try {
-      await registerAccount({ ...values, ...(company ? { company } : {}) });
-      setSentTo(values.username);
+      const { activationMailSent } = await registerAccount({
+        ...values,
+        ...(company ? { company } : {}),
+        preferLanguage: normalizeLanguage(i18n.language),
+      });
+      setSent({ email: values.username, mailed: activationMailSent });
     } catch (err) {
+      applyServerFieldErrors(err, setFieldError, {
+        username: 'username',
+        password: 'password',
+        firstname: 'firstname',
+        lastname: 'lastname',
+        company: 'company',
+        country: 'country',
+      });
+      if (isApiError(err) && err.code === 'ACCOUNT_EXISTS') {
+        setFieldError('username', { type: 'server', message: 'errors:ACCOUNT_EXISTS' });
+      }
       setError(err);
     }
   });
 
-  if (sentTo) {
+  const sendAgain = async () => {
+    if (!sent) return;
+    setResend({ busy: true, error: null, done: false });
+    try {
+      await resendActivationMail(sent.email);
+      setResend({ busy: false, error: null, done: true });
+    } catch (err) {
+      setResend({ busy: false, error: err, done: false });
+    }
+  };
+
+  if (sent) {
     return (
       <AuthCard title={t('auth:register.doneTitle')}>
-        <Callout intent={Intent.SUCCESS} icon="envelope" role="status" className="nu-callout">
-          {t('auth:register.done', { email: sentTo })}
-        </Callout>
+        {sent.mailed || resend.done ? (
+          <Callout intent={Intent.SUCCESS} icon="envelope" role="status" className="nu-callout">
+            {t('auth:register.done', { email: sent.email })}
+          </Callout>
+        ) : (
+          <Callout intent={Intent.WARNING} role="alert" className="nu-callout">
+            {t('auth:register.mailNotSent', { email: sent.email })}
+          </Callout>
+        )}
+        <ErrorCallout error={resend.error} />
+        <p>
+          <Button variant="outlined" icon="envelope" loading={resend.busy} onClick={sendAgain}>
+            {t('auth:register.resend')}
+          </Button>
+        </p>
         <Link to={ROUTES.auth_login}>{t('auth:backToLogin')}</Link>
       </AuthCard>
     );

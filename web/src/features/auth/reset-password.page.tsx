@@ -11,8 +11,9 @@ import { ApiError } from '../../shared/api/api-error.js';
 import { errorMessage } from '../../shared/i18n/error-message.js';
 import { ErrorCallout } from '../../shared/ui/error-callout.js';
 import { PasswordField } from '../../shared/ui/password-field.js';
+import { applyServerFieldErrors } from '../../shared/ui/server-field-errors.js';
 import { useCountdown } from '../../shared/ui/use-countdown.js';
-import { resetPassword, userFromToken } from './auth.api.js';
+import { inspectMailToken, resetPassword } from './auth.api.js';
 import { type ResetPasswordValues, resetPasswordSchema } from './auth.schemas.js';
 import { AuthCard } from './auth-card.js';
 
@@ -31,7 +32,7 @@ export function ResetPasswordPage() {
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
   const { remaining, start } = useCountdown(() => navigate(ROUTES.auth_login, { replace: true }));
-  const link = useSWR(token ? ['reset-link', token] : null, () => userFromToken(token), {
+  const link = useSWR(token ? ['reset-link', token] : null, () => inspectMailToken(token), {
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
     shouldRetryOnError: false,
@@ -39,6 +40,7 @@ export function ResetPasswordPage() {
   const {
     register,
     handleSubmit,
+    setError: setFieldError,
     formState: { errors, isSubmitting },
   } = useForm<ResetPasswordValues>({
     resolver: zodResolver(resetPasswordSchema),
@@ -47,8 +49,10 @@ export function ResetPasswordPage() {
   });
 
   const title = t('auth:reset.title');
-  if (!token || link.error) {
-    const err = link.error ?? new ApiError(400, 'INVALID_RESET_LINK', 'missing token');
+  // An activation link is not a reset link, even though the same endpoint reads both.
+  const wrongPurpose = link.data !== undefined && link.data.purpose !== 'password_reset';
+  if (!token || link.error || wrongPurpose) {
+    const err = link.error ?? new ApiError(400, 'INVALID_RESET_LINK', 'missing token or not a reset link');
     return (
       <AuthCard title={title}>
         <NonIdealState
@@ -80,7 +84,7 @@ export function ResetPasswordPage() {
     );
   }
 
-  const username = link.data.username ?? link.data.email ?? '';
+  const username = link.data.username;
   const onSubmit = handleSubmit(async ({ password }) => {
     setError(null);
     try {
@@ -88,6 +92,7 @@ export function ResetPasswordPage() {
       setDone(true);
       start(REDIRECT_DELAY_S);
     } catch (err) {
+      applyServerFieldErrors(err, setFieldError, { password: 'password' });
       setError(err);
     }
   });
