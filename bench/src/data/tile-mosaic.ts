@@ -1,18 +1,17 @@
 /**
  * A large cloud made of real files laid side by side, streamed on the fly
- * (no 2–3 GB file on disk): the four adjacent BCTS tiles (EPSG:3005, 2.83 M
- * points together, forest) repeated on a grid with X/Y offsets until the
+ * (no 3 GB file on disk, unlike big-inputs.ts which writes a LAS file): the
+ * four adjacent BCTS tiles (EPSG:3005, 2.83 M points together, forest)
+ * repeated on a grid with X/Y offsets until the
  * wanted point count is reached. Every copy is really decoded from its LAZ
  * file, so reading costs are those of a real input.
  */
-
+import type { PointChunk } from '@nuage/engine/core/chunk.js';
 import { createTransformer } from '@nuage/engine/crs/index.js';
 import { openPointCloud } from '@nuage/engine/readers/index.js';
-import { createEcefGrid } from '@nuage/engine/tiler/ecef-grid-transform.js';
 import type { TilerInput } from '@nuage/engine/tiler/tiler.js';
 import { realFile } from '@nuage/fixtures/real-data.js';
-
-export const MOSAIC_FILES = ['bcts_1.laz', 'bcts_2.laz', 'bcts_3.laz', 'bcts_4.laz'];
+import { MOSAIC_TILES as MOSAIC_FILES } from './big-inputs.js';
 
 /** Describes the mosaic for a wanted size: copies, grid, exact point count. */
 export interface MosaicPlan {
@@ -60,36 +59,39 @@ export async function planMosaic(minPoints: number): Promise<MosaicPlan> {
   };
 }
 
-/** The mosaic as a tiler input (CRS EPSG:3005, reprojected to ECEF like any file). */
+/** Streams the mosaic's points (EPSG:3005 coordinates, copies shifted). */
+export async function* mosaicChunks(plan: MosaicPlan, signal?: AbortSignal): AsyncIterable<PointChunk> {
+  for (let c = 0; c < plan.copies; c++) {
+    const dx = (c % plan.columns) * plan.stepX;
+    const dy = Math.floor(c / plan.columns) * plan.stepY;
+    for (const f of MOSAIC_FILES) {
+      const reader = await openPointCloud(realFile(f));
+      try {
+        for await (const chunk of reader.read({ chunkSize: 65536, ...(signal ? { signal } : {}) })) {
+          for (let i = 0; i < chunk.count; i++) {
+            chunk.x[i]! += dx;
+            chunk.y[i]! += dy;
+          }
+          yield chunk;
+        }
+      } finally {
+        await reader.close();
+      }
+    }
+  }
+}
+
+/** The mosaic as a tiler input (CRS EPSG:3005, reprojected to ECEF like any file), decoded on the fly. */
 export async function mosaicTilerInput(plan: MosaicPlan): Promise<TilerInput> {
   const first = await openPointCloud(realFile(MOSAIC_FILES[0]!));
   const crs = first.crs;
   await first.close();
-  const grid = createEcefGrid(createTransformer(crs, 'EPSG:4978'), plan.bounds);
+  const exact = createTransformer(crs, 'EPSG:4978');
   return {
     pointCount: plan.pointCount,
     bounds: plan.bounds,
     hasColor: false,
-    toEcef: (x, y, z, n) => grid.forward(x, y, z, n),
-    async *chunks(signal) {
-      for (let c = 0; c < plan.copies; c++) {
-        const dx = (c % plan.columns) * plan.stepX;
-        const dy = Math.floor(c / plan.columns) * plan.stepY;
-        for (const f of MOSAIC_FILES) {
-          const reader = await openPointCloud(realFile(f));
-          try {
-            for await (const chunk of reader.read({ chunkSize: 65536, ...(signal ? { signal } : {}) })) {
-              for (let i = 0; i < chunk.count; i++) {
-                chunk.x[i]! += dx;
-                chunk.y[i]! += dy;
-              }
-              yield chunk;
-            }
-          } finally {
-            await reader.close();
-          }
-        }
-      }
-    },
+    toEcef: (x, y, z, n) => exact.forward(x, y, z, n),
+    chunks: (signal) => mosaicChunks(plan, signal),
   };
 }

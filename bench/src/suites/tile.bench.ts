@@ -2,10 +2,11 @@
  * `npm run bench -- tile [--skip-100m] [--only-100m]`: 3D Tiles tiler throughput and memory.
  *
  * - wires.laz (largest real file, 1.73 M points) through `tilePointCloud`;
- * - a 20 M-point mosaic of real files (BCTS tiles side by side, decoded on the fly);
+ * - a 20 M-point mosaic of real files (BCTS tiles side by side), once from an uncompressed LAS
+ *   file (bench/data, generated once by big-inputs.ts), once decoded on the fly from the LAZ tiles;
  * - a 100 M-point mosaic, to show memory stays bounded.
- * Reference in the same run: reading alone (decode + reprojection, no tiling) of
- * wires.laz, the floor any tiler sits on. Peak RSS is the process high-water mark
+ * Reference in the same run: reading alone (decoding, no reprojection or tiling)
+ * of the same inputs, the floor any tiler sits on. Peak RSS is the process high-water mark
  * (VmHWM, worker threads included), reset before each case.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { openPointCloud } from '@nuage/engine/readers/index.js';
 import { tilePointCloud } from '@nuage/engine/tiler/tile-point-cloud.js';
 import { tileInput } from '@nuage/engine/tiler/tiler.js';
 import { realFile } from '@nuage/fixtures/real-data.js';
+import { ensureMosaicLas } from '../data/big-inputs.js';
 import { mosaicTilerInput, planMosaic } from '../data/tile-mosaic.js';
 import type { BenchSuite } from '../main.js';
 
@@ -97,8 +99,15 @@ export default {
         );
         await rm(path.join(work, 'wires'), { recursive: true, force: true });
         const plan20 = await planMosaic(20_000_000);
+        const las20 = (await ensureMosaicLas(20_000_000)).path;
+        log('readOnlyMosaic20MLas', await readOnly(las20));
         log(
-          'mosaic20M',
+          'mosaic20MLas',
+          await measure(() => tilePointCloud(las20, path.join(work, 'm20las'), {}, { tmpDir: work })),
+        );
+        await rm(path.join(work, 'm20las'), { recursive: true, force: true });
+        log(
+          'mosaic20MLazOnTheFly',
           await measure(async () =>
             tileInput(await mosaicTilerInput(plan20), path.join(work, 'm20'), {}, { tmpDir: work }),
           ),

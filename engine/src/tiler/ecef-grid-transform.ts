@@ -1,9 +1,10 @@
 /**
- * Fast source-CRS → ECEF conversion for the tiler, in the spirit of GDAL's
+ * Fast source-CRS → ECEF (or local frame) conversion for the tiler, in the spirit of GDAL's
  * approximate transformer: the exact transform (proj4, 1–2 µs a point) is
  * evaluated on a grid over the data's extent and interpolated bilinearly
- * (≈ 20 ns a point). ECEF is exactly affine in the height for a fixed
- * (x, y) — P(x, y, h) = A(x, y) + h·B(x, y), a datum shift included — so only
+ * (≈ 30 ns a point). ECEF is exactly affine in the height for a fixed
+ * (x, y) — P(x, y, h) = A(x, y) + h·B(x, y), a datum shift included, and so is
+ * any rigid frame change applied after it — so only
  * A and B are interpolated, and the grid is refined until the interpolation
  * error measured against the exact transform at cell centres is below
  * `tolerance`. Points off the grid go through the exact transform.
@@ -14,8 +15,8 @@ export interface ColumnTransform {
   forward(x: Float64Array, y: Float64Array, z: Float64Array, count: number): void;
 }
 
-/** Options of {@link createEcefGrid}. */
-export interface EcefGridOptions {
+/** Options of {@link createTransformGrid}. */
+export interface TransformGridOptions {
   /** Largest accepted interpolation error, metres (default 0.5 mm). */
   tolerance?: number;
   /** Most grid cells per axis before giving up and using the exact transform (default 512). */
@@ -23,7 +24,7 @@ export interface EcefGridOptions {
 }
 
 /** The grid transform and the error it was verified to (metres), or `exact` when no grid met the tolerance. */
-export interface EcefGrid extends ColumnTransform {
+export interface TransformGrid extends ColumnTransform {
   maxError: number;
   cells: number;
   exact: boolean;
@@ -60,14 +61,19 @@ function evalNodes(exact: ColumnTransform, xs: Float64Array, ys: Float64Array): 
  * 2 %) for heights in [minZ, maxZ]; returns the exact transform itself when
  * the extent is degenerate or no grid reaches the tolerance.
  */
-export function createEcefGrid(
+export function createTransformGrid(
   exact: ColumnTransform,
   bounds: { minX: number; minY: number; maxX: number; maxY: number; minZ: number; maxZ: number },
-  options: EcefGridOptions = {},
-): EcefGrid {
+  options: TransformGridOptions = {},
+): TransformGrid {
   const tolerance = options.tolerance ?? 0.0005;
   const maxCells = options.maxCells ?? 512;
-  const fallback: EcefGrid = { forward: (x, y, z, n) => exact.forward(x, y, z, n), maxError: 0, cells: 0, exact: true };
+  const fallback: TransformGrid = {
+    forward: (x, y, z, n) => exact.forward(x, y, z, n),
+    maxError: 0,
+    cells: 0,
+    exact: true,
+  };
   const w = bounds.maxX - bounds.minX;
   const h = bounds.maxY - bounds.minY;
   if (!(w >= 0 && h >= 0) || !Number.isFinite(w + h)) return fallback;

@@ -77,6 +77,31 @@ export interface NodeSummary {
   children: string[];
 }
 
+/** Bounds of the points `indices` of a block, or null when none. */
+export function indexedBounds(block: PointBlock, indices: Uint32Array): number[] | null {
+  if (indices.length === 0) return null;
+  let x0 = QUANT_MAX;
+  let y0 = QUANT_MAX;
+  let z0 = QUANT_MAX;
+  let x1 = 0;
+  let y1 = 0;
+  let z1 = 0;
+  const { x, y, z } = block;
+  for (let j = 0; j < indices.length; j++) {
+    const i = indices[j]!;
+    const a = x[i]!;
+    const b = y[i]!;
+    const c = z[i]!;
+    if (a < x0) x0 = a;
+    if (a > x1) x1 = a;
+    if (b < y0) y0 = b;
+    if (b > y1) y1 = b;
+    if (c < z0) z0 = c;
+    if (c > z1) z1 = c;
+  }
+  return [x0, y0, z0, x1, y1, z1];
+}
+
 /** Bounds of a whole block, or null when empty. */
 export function blockBounds(block: PointBlock): number[] | null {
   if (block.count === 0) return null;
@@ -102,15 +127,16 @@ export function blockBounds(block: PointBlock): number[] | null {
 }
 
 /**
- * Picks the points a node keeps for itself: at most one per cell of a
- * 2^gridBits grid over the node, and at most `maxPoints`; returns them first
- * in a reordered copy of `indices` and how many were picked.
+ * Picks the points a node keeps for itself — at most one per cell of a
+ * 2^gridBits grid over the node, and at most `maxPoints` — and sorts the
+ * others into the node's 8 children, in one pass over the coordinates.
  */
 export class GridSampler {
-  private readonly stamp: Int32Array;
+  /** Stamp per cell (x fastest, for cache locality along scan lines); 16 bits, cleared on wrap-around. */
+  private readonly stamp: Uint16Array;
   private current = 0;
   constructor(readonly gridBits: number) {
-    this.stamp = new Int32Array(1 << (3 * gridBits));
+    this.stamp = new Uint16Array(1 << (3 * gridBits));
   }
 
   select(
@@ -118,35 +144,48 @@ export class GridSampler {
     indices: Uint32Array,
     d: number,
     maxPoints: number,
-  ): { order: Uint32Array; picked: number } {
+  ): { own: Uint32Array; parts: Uint32Array[] } {
     this.current++;
-    if (this.current === 0x7fffffff) {
+    if (this.current === 0x10000) {
       this.stamp.fill(0);
       this.current = 1;
     }
     const cur = this.current;
+    const stamp = this.stamp;
     const bits = this.gridBits;
     const mask = (1 << bits) - 1;
     const shift = Math.max(0, QUANT_BITS - d - bits);
+    const childShift = QUANT_BITS - d - 1;
     const { x, y, z } = block;
     const n = indices.length;
-    const order = new Uint32Array(n);
-    let head = 0;
-    let tail = n;
+    const oct = new Uint8Array(n);
+    const counts = new Int32Array(9);
+    let picked = 0;
     for (let j = 0; j < n; j++) {
       const i = indices[j]!;
-      const cell =
-        (((x[i]! >> shift) & mask) << (2 * bits)) | (((y[i]! >> shift) & mask) << bits) | ((z[i]! >> shift) & mask);
-      if (head < maxPoints && this.stamp[cell] !== cur) {
-        this.stamp[cell] = cur;
-        order[head++] = i;
+      const xi = x[i]!;
+      const yi = y[i]!;
+      const zi = z[i]!;
+      const cell = (((zi >> shift) & mask) << (2 * bits)) | (((yi >> shift) & mask) << bits) | ((xi >> shift) & mask);
+      if (picked < maxPoints && stamp[cell] !== cur) {
+        stamp[cell] = cur;
+        oct[j] = 8;
+        picked++;
       } else {
-        order[--tail] = i;
+        const o = ((xi >> childShift) & 1) | (((yi >> childShift) & 1) << 1) | (((zi >> childShift) & 1) << 2);
+        oct[j] = o;
+        counts[o]!++;
       }
     }
-    // The rest was filled from the end; restore file order for stable output.
-    order.subarray(head).reverse();
-    return { order, picked: head };
+    const own = new Uint32Array(picked);
+    const parts = Array.from({ length: 8 }, (_, o) => new Uint32Array(counts[o]!));
+    const fill = new Int32Array(9);
+    for (let j = 0; j < n; j++) {
+      const o = oct[j]!;
+      if (o === 8) own[fill[8]!++] = indices[j]!;
+      else parts[o]![fill[o]!++] = indices[j]!;
+    }
+    return { own, parts };
   }
 }
 
@@ -155,28 +194,8 @@ export function canSplit(params: BuildParams, d: number): boolean {
   return d < MAX_DEPTH && params.space.size / 2 ** (d + 1) >= params.minNodeSize;
 }
 
-/** Splits indices into the 8 children of a node at depth `d` (counting sort). */
-export function partitionOctants(block: PointBlock, indices: Uint32Array, d: number): Uint32Array[] {
-  const counts = new Int32Array(8);
-  const oct = new Uint8Array(indices.length);
-  const { x, y, z } = block;
-  for (let j = 0; j < indices.length; j++) {
-    const i = indices[j]!;
-    const o = octantOf(x[i]!, y[i]!, z[i]!, d);
-    oct[j] = o;
-    counts[o]!++;
-  }
-  const parts = Array.from({ length: 8 }, (_, o) => new Uint32Array(counts[o]!));
-  const fill = new Int32Array(8);
-  for (let j = 0; j < indices.length; j++) {
-    const o = oct[j]!;
-    parts[o]![fill[o]!++] = indices[j]!;
-  }
-  return parts;
-}
-
-/** Receives each finished node's content (never called with an empty node). */
-export type NodeSink = (address: NodeAddress, points: PointBlock) => void;
+/** Receives each finished node's content: the points `indices` of `block` (never empty). */
+export type NodeSink = (address: NodeAddress, block: PointBlock, indices: Uint32Array) => void;
 
 /**
  * Builds the octree below `root` from points that all lie in it. Every node
@@ -199,21 +218,18 @@ export function buildSubtree(
   const visit = (a: NodeAddress, indices: Uint32Array): NodeSummary => {
     const summary: NodeSummary = { key: nodeKey(a), count: 0, bounds: null, children: [] };
     nodes.push(summary);
-    let own: PointBlock;
-    if (indices.length <= params.maxPoints || !canSplit(params, a.d)) {
-      own = gatherBlock(block, indices);
-    } else {
-      const { order, picked } = sampler.select(block, indices, a.d, params.maxPoints);
-      own = gatherBlock(block, order, 0, picked);
-      const parts = partitionOctants(block, order.subarray(picked), a.d);
+    let own = indices;
+    if (indices.length > params.maxPoints && canSplit(params, a.d)) {
+      const sel = sampler.select(block, indices, a.d, params.maxPoints);
+      own = sel.own;
       for (let o = 0; o < 8; o++) {
-        if (parts[o]!.length > 0) summary.children.push(visit(childAddress(a, o), parts[o]!).key);
+        if (sel.parts[o]!.length > 0) summary.children.push(visit(childAddress(a, o), sel.parts[o]!).key);
       }
     }
-    summary.count = own.count;
-    summary.bounds = blockBounds(own);
-    if (a === root) rootPoints = own;
-    else if (own.count > 0) sink(a, own);
+    summary.count = own.length;
+    summary.bounds = indexedBounds(block, own);
+    if (a === root) rootPoints = gatherBlock(block, own);
+    else if (own.length > 0) sink(a, block, own);
     return summary;
   };
   visit(root, all);
@@ -258,15 +274,14 @@ export function mergeIntoParent(
   union.count = total;
   const all = new Uint32Array(total);
   for (let i = 0; i < total; i++) all[i] = i;
-  const { order, picked } = sampler.select(union, all, parent.d, params.maxPoints);
-  const parentPoints = gatherBlock(union, order, 0, picked);
-  const rest = order.subarray(picked);
+  const { own, parts } = sampler.select(union, all, parent.d, params.maxPoints);
+  const parentPoints = gatherBlock(union, own);
   const perChild: number[][] = children.map(() => []);
-  for (let j = 0; j < rest.length; j++) perChild[owner[rest[j]!]!]!.push(rest[j]!);
+  for (const part of parts) for (let j = 0; j < part.length; j++) perChild[owner[part[j]!]!]!.push(part[j]!);
   const childSummaries = children.map((c, ci) => {
-    const own = gatherBlock(union, Uint32Array.from(perChild[ci]!));
-    if (own.count > 0) sink(c.address, own);
-    return { key: nodeKey(c.address), count: own.count, bounds: blockBounds(own) };
+    const mine = Uint32Array.from(perChild[ci]!);
+    if (mine.length > 0) sink(c.address, union, mine);
+    return { key: nodeKey(c.address), count: mine.length, bounds: indexedBounds(union, mine) };
   });
   return {
     parent: {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodePointCloudGlb } from '../writers/3dtiles.writer.js';
 import { localToEcef } from './local-frame.js';
-import { blockBounds, type NodeAddress, nodeKey, type OctreeSpace, quantum } from './octree.js';
+import { indexedBounds, type NodeAddress, nodeKey, type OctreeSpace, quantum } from './octree.js';
 import type { PointBlock } from './point-block.js';
 
 /** How LAS colours map to 8 bits: `none` (no colour), `8bit` (values ≤ 255 as stored), `16bit` (high byte). */
@@ -17,9 +17,14 @@ export function contentUri(a: NodeAddress | string): string {
  * Encodes a node's points as a GLB: positions relative to the centre of the
  * points' bounds, rotated from local ENU to ECEF and written y-up.
  */
-export function encodeNodeContent(points: PointBlock, space: OctreeSpace, color: ColorMode): Uint8Array {
-  const n = points.count;
-  const b = blockBounds(points)!;
+export function encodeNodeContent(
+  points: PointBlock,
+  indices: Uint32Array,
+  space: OctreeSpace,
+  color: ColorMode,
+): Uint8Array {
+  const n = indices.length;
+  const b = indexedBounds(points, indices)!;
   const q = quantum(space);
   // Half-quanta keep the centre exact in float64 without rounding.
   const cx2 = b[0]! + b[3]!;
@@ -34,26 +39,36 @@ export function encodeNodeContent(points: PointBlock, space: OctreeSpace, color:
   const { east: e, north: no, up: u } = space.frame;
   const positions = new Float32Array(n * 3);
   const { x, y, z } = points;
-  for (let i = 0; i < n; i++) {
-    const dx = ((2 * x[i]! - cx2) / 2) * q;
-    const dy = ((2 * y[i]! - cy2) / 2) * q;
-    const dz = ((2 * z[i]! - cz2) / 2) * q;
+  const hq = q / 2;
+  for (let j = 0; j < n; j++) {
+    const i = indices[j]!;
+    const dx = (2 * x[i]! - cx2) * hq;
+    const dy = (2 * y[i]! - cy2) * hq;
+    const dz = (2 * z[i]! - cz2) * hq;
     const ox = e[0] * dx + no[0] * dy + u[0] * dz;
     const oy = e[1] * dx + no[1] * dy + u[1] * dz;
     const oz = e[2] * dx + no[2] * dy + u[2] * dz;
-    positions[i * 3] = ox;
-    positions[i * 3 + 1] = oz;
-    positions[i * 3 + 2] = -oy;
+    positions[j * 3] = ox;
+    positions[j * 3 + 1] = oz;
+    positions[j * 3 + 2] = -oy;
+  }
+  const intensity = new Uint16Array(n);
+  const classification = new Uint8Array(n);
+  for (let j = 0; j < n; j++) {
+    const i = indices[j]!;
+    intensity[j] = points.intensity[i]!;
+    classification[j] = points.classification[i]!;
   }
   let rgba: Uint8Array | undefined;
   if (color !== 'none') {
     rgba = new Uint8Array(n * 4);
     const shift = color === '16bit' ? 8 : 0;
-    for (let i = 0; i < n; i++) {
-      rgba[i * 4] = Math.min(255, points.red[i]! >> shift);
-      rgba[i * 4 + 1] = Math.min(255, points.green[i]! >> shift);
-      rgba[i * 4 + 2] = Math.min(255, points.blue[i]! >> shift);
-      rgba[i * 4 + 3] = 255;
+    for (let j = 0; j < n; j++) {
+      const i = indices[j]!;
+      rgba[j * 4] = Math.min(255, points.red[i]! >> shift);
+      rgba[j * 4 + 1] = Math.min(255, points.green[i]! >> shift);
+      rgba[j * 4 + 2] = Math.min(255, points.blue[i]! >> shift);
+      rgba[j * 4 + 3] = 255;
     }
   }
   return encodePointCloudGlb({
@@ -61,8 +76,8 @@ export function encodeNodeContent(points: PointBlock, space: OctreeSpace, color:
     positions,
     translation: [centre[0], centre[2], -centre[1]],
     ...(rgba ? { rgba } : {}),
-    intensity: points.intensity.subarray(0, n),
-    classification: points.classification.subarray(0, n),
+    intensity,
+    classification,
   });
 }
 
@@ -71,10 +86,11 @@ export function writeNodeContent(
   outDir: string,
   a: NodeAddress,
   points: PointBlock,
+  indices: Uint32Array,
   space: OctreeSpace,
   color: ColorMode,
 ): number {
-  const glb = encodeNodeContent(points, space, color);
+  const glb = encodeNodeContent(points, indices, space, color);
   writeFileSync(path.join(outDir, contentUri(a)), glb);
   return glb.byteLength;
 }

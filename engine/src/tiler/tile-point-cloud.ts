@@ -2,7 +2,6 @@ import type { StepContext } from '../core/chunk.js';
 import { CrsRequired } from '../core/errors.js';
 import { createTransformer } from '../crs/index.js';
 import { openPointCloud } from '../readers/index.js';
-import { createEcefGrid } from './ecef-grid-transform.js';
 import { type TileResult, tileInput } from './tiler.js';
 import { resolveTilerOptions, type TilerOptionsInput } from './tiler-options.js';
 
@@ -14,8 +13,6 @@ export interface TilePointCloudResult extends TileResult {
   /** EPSG code of the input CRS (null when only a WKT was known). */
   epsg: number | null;
   crsName: string;
-  /** Largest error of the fast reprojection grid against proj4, metres (0 when exact). */
-  reprojectionError: number;
 }
 
 /**
@@ -49,21 +46,19 @@ export async function tilePointCloud(
       maxY: header.max[1],
       maxZ: header.max[2],
     };
-    const grid = createEcefGrid(exact, bounds);
-    if (grid.exact) ctx.log?.('reprojection: no interpolation grid met the tolerance; using the exact transform');
     const result = await tileInput(
       {
         pointCount: header.pointCount,
         bounds,
         hasColor: RGB_FORMATS.has(header.pointFormat),
-        toEcef: (x, y, z, n) => grid.forward(x, y, z, n),
+        toEcef: (x, y, z, n) => exact.forward(x, y, z, n),
         chunks: (signal) => reader.read({ chunkSize: 65536, ...(signal ? { signal } : {}) }),
       },
       outDir,
       resolved,
       ctx,
     );
-    return { ...result, epsg: crs.epsg, crsName: crs.name, reprojectionError: grid.maxError };
+    return { ...result, epsg: crs.epsg, crsName: crs.name };
   } finally {
     await reader.close();
   }

@@ -24,8 +24,8 @@ export async function runTilerTask(task: TilerTask): Promise<TilerReply> {
     block,
     task.address,
     task.params,
-    (a, points) => {
-      contentBytes += writeNodeContent(task.outDir, a, points, task.params.space, task.color);
+    (a, points, indices) => {
+      contentBytes += writeNodeContent(task.outDir, a, points, indices, task.params.space, task.color);
     },
     sampler,
   );

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Bounds3, PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
 import type { TileJson, TilesetJson } from '../writers/3dtiles.writer.js';
+import { createTransformGrid } from './ecef-grid-transform.js';
 import { ecefToGeodetic, ecefToLocal, enuFrameAt, localToEcef, localVectorToEcef } from './local-frame.js';
 import {
   type BuildParams,
@@ -32,7 +33,10 @@ export interface TilerInput {
   bounds: Bounds3;
   /** True when the point format carries RGB. */
   hasColor: boolean;
-  /** Converts source coordinates to ECEF (EPSG:4978) metres, in place. */
+  /**
+   * Converts source coordinates to ECEF (EPSG:4978) metres, in place (the exact transform: the tiler
+   * interpolates it on a verified grid, so its speed matters little).
+   */
   toEcef(x: Float64Array, y: Float64Array, z: Float64Array, count: number): void;
   /** Streams the points. */
   chunks(signal?: AbortSignal): AsyncIterable<PointChunk>;
@@ -66,14 +70,14 @@ export interface TileResult {
   classCounts: Record<number, number>;
   hasColor: boolean;
   durationMs: number;
+  /** Largest error of the interpolated reprojection against the exact transform, metres (0 when exact). */
+  reprojectionError: number;
 }
 
 /** Target points of one bucket built in memory by a worker (≈ 100 MB of worker memory). */
 const BUCKET_TARGET = 1_500_000;
 /** A bucket above this is split on disk before building. */
 const BUCKET_LIMIT = 4_000_000;
-/** Points buffered in memory across buckets before flushing to disk. */
-const FLUSH_POINTS = 2_000_000;
 
 function checkAbort(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new Cancelled();
@@ -131,71 +135,95 @@ function placeOctree(input: TilerInput): OctreeSpace {
   return { frame, min, size };
 }
 
-/** Buffers points per bucket and appends them to bucket files. */
+/** Points per in-memory block of a bucket before it is appended to the bucket's file. */
+const BLOCK_POINTS = 8192;
+/** Appends in flight before reading waits for the disk. */
+const MAX_PENDING_WRITES = 64;
+
+/**
+ * Buffers points per bucket in fixed-size blocks; a full block is appended to
+ * its bucket file in the background (one write chain per bucket, so blocks
+ * never interleave).
+ */
 class BucketWriter {
-  readonly counts = new Map<number, number>();
-  private readonly pending = new Map<number, PointBlock>();
-  private buffered = 0;
+  readonly counts: Float64Array;
+  private readonly blocks: (PointBlock | undefined)[];
+  private readonly chains = new Map<number, Promise<void>>();
+  private pending = 0;
+  private failure: unknown;
   constructor(
     readonly dir: string,
     readonly depth: number,
-  ) {}
+  ) {
+    this.counts = new Float64Array(1 << (3 * depth));
+    this.blocks = new Array(1 << (3 * depth));
+  }
 
   file(id: number): string {
     return path.join(this.dir, `b${id}`);
   }
 
-  /** Appends points `[start, end)` of `src` (all in bucket `id`). */
-  add(id: number, src: PointBlock, order: Uint32Array, start: number, end: number): void {
-    let b = this.pending.get(id);
-    const need = end - start;
-    if (!b || b.x.length - b.count < need) {
-      const grown = allocBlock(Math.max(4096, (b?.count ?? 0) + need, (b?.x.length ?? 0) * 2));
-      if (b) copyInto(grown, b, 0, b.count);
-      grown.count = b?.count ?? 0;
-      b = grown;
-      this.pending.set(id, b);
+  /** The block of bucket `id`, with room for one more point (the caller fills slot `count`). */
+  room(id: number): PointBlock {
+    const b = this.blocks[id];
+    if (b !== undefined && b.count < BLOCK_POINTS) return b;
+    if (b !== undefined) {
+      // The encoded copy goes to disk; the block is reused (callers overwrite every column).
+      this.seal(id, b);
+      b.count = 0;
+      return b;
     }
-    for (let j = start; j < end; j++) {
-      const i = order[j]!;
-      const k = b.count++;
-      b.x[k] = src.x[i]!;
-      b.y[k] = src.y[i]!;
-      b.z[k] = src.z[i]!;
-      b.intensity[k] = src.intensity[i]!;
-      b.classification[k] = src.classification[i]!;
-      b.red[k] = src.red[i]!;
-      b.green[k] = src.green[i]!;
-      b.blue[k] = src.blue[i]!;
-    }
-    this.counts.set(id, (this.counts.get(id) ?? 0) + need);
-    this.buffered += need;
+    const fresh = allocBlock(BLOCK_POINTS);
+    this.blocks[id] = fresh;
+    return fresh;
   }
 
-  get shouldFlush(): boolean {
-    return this.buffered >= FLUSH_POINTS;
+  private seal(id: number, b: PointBlock): void {
+    this.counts[id]! += b.count;
+    const bytes = encodeBlock(b);
+    this.pending++;
+    const chain = (this.chains.get(id) ?? Promise.resolve())
+      .then(() => appendFile(this.file(id), bytes))
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.pending--;
+      });
+    this.chains.set(id, chain);
   }
 
-  async flush(): Promise<void> {
-    const writes: Promise<void>[] = [];
-    for (const [id, b] of this.pending) {
-      if (b.count > 0) writes.push(appendFile(this.file(id), encodeBlock(b)));
-    }
-    this.pending.clear();
-    this.buffered = 0;
-    await Promise.all(writes);
+  /** Waits while too many appends are in flight (keeps memory bounded when the disk is slow). */
+  async drain(): Promise<void> {
+    while (this.pending > MAX_PENDING_WRITES) await Promise.race(this.chains.values());
+    if (this.failure) throw this.failure;
+  }
+
+  /** Seals every partial block and waits for all appends. */
+  async close(): Promise<void> {
+    this.blocks.forEach((b, id) => {
+      if (b && b.count > 0) this.seal(id, b);
+    });
+    this.blocks.fill(undefined);
+    await Promise.all(this.chains.values());
+    if (this.failure) throw this.failure;
+  }
+
+  /** Ids of non-empty buckets. */
+  ids(): number[] {
+    const out: number[] = [];
+    this.counts.forEach((c, id) => {
+      if (c > 0) out.push(id);
+    });
+    return out;
   }
 }
 
-function copyInto(dst: PointBlock, src: PointBlock, at: number, n: number): void {
-  dst.x.set(src.x.subarray(0, n), at);
-  dst.y.set(src.y.subarray(0, n), at);
-  dst.z.set(src.z.subarray(0, n), at);
-  dst.intensity.set(src.intensity.subarray(0, n), at);
-  dst.classification.set(src.classification.subarray(0, n), at);
-  dst.red.set(src.red.subarray(0, n), at);
-  dst.green.set(src.green.subarray(0, n), at);
-  dst.blue.set(src.blue.subarray(0, n), at);
+/** Indices 0..n-1. */
+function identity(n: number): Uint32Array {
+  const a = new Uint32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
 }
 
 /** Bucket id of a node address at the bucket depth. */
@@ -241,34 +269,32 @@ export async function tileInput(
   const tmp = await mkdtemp(path.join(tmpRoot, 'nuage-tiler-'));
   const pool = new TilerPool(options.workers);
   try {
-    // Pass 1: read, reproject, quantise, bucket.
+    // Pass 1: read, reproject (interpolated grid straight into the local frame), quantise, bucket.
     ctx.progress?.(0, 'tilesCreation');
+    const toLocal = createTransformGrid(
+      {
+        forward(x, y, z, n) {
+          input.toEcef(x, y, z, n);
+          ecefToLocal(space.frame, x, y, z, n);
+        },
+      },
+      input.bounds,
+    );
     const buckets = new BucketWriter(tmp, depth);
     const classHistogram = new Float64Array(256);
     let maxColor = 0;
-    let block = allocBlock(0);
-    let ids = new Uint32Array(0);
-    let order = new Uint32Array(0);
-    const bucketCounts = new Uint32Array(1 << (3 * depth));
-    const bucketStarts = new Uint32Array(1 << (3 * depth));
-    const bucketFill = new Uint32Array(1 << (3 * depth));
     let read = 0;
-    const lo = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
-    const hi = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
     const shift = QUANT_BITS - depth;
+    const [mx, my, mz] = space.min;
+    const invQ = 1 / q;
     for await (const chunk of input.chunks(signal)) {
       checkAbort(signal);
       const n = chunk.count;
       if (n === 0) continue;
       const { x, y, z } = chunk;
-      input.toEcef(x, y, z, n);
-      ecefToLocal(space.frame, x, y, z, n);
-      if (block.x.length < n) {
-        block = allocBlock(n);
-        ids = new Uint32Array(n);
-        order = new Uint32Array(n);
-      }
-      const [mx, my, mz] = space.min;
+      toLocal.forward(x, y, z, n);
+      const { intensity, classification: cls } = chunk;
+      const color = input.hasColor && chunk.red && chunk.green && chunk.blue ? chunk : undefined;
       for (let i = 0; i < n; i++) {
         const ex = x[i]!;
         const ny = y[i]!;
@@ -276,66 +302,44 @@ export async function tileInput(
         if (!(Number.isFinite(ex) && Number.isFinite(ny) && Number.isFinite(uz))) {
           throw new InvalidInput('point', `point ${read + i} cannot be transformed to ECEF (outside the CRS's area?)`);
         }
-        if (ex < lo[0]!) lo[0] = ex;
-        if (ex > hi[0]!) hi[0] = ex;
-        if (ny < lo[1]!) lo[1] = ny;
-        if (ny > hi[1]!) hi[1] = ny;
-        if (uz < lo[2]!) lo[2] = uz;
-        if (uz > hi[2]!) hi[2] = uz;
-        let qx = Math.floor((ex - mx) / q);
-        let qy = Math.floor((ny - my) / q);
-        let qz = Math.floor((uz - mz) / q);
+        let qx = Math.floor((ex - mx) * invQ);
+        let qy = Math.floor((ny - my) * invQ);
+        let qz = Math.floor((uz - mz) * invQ);
         qx = qx < 0 ? 0 : Math.min(qx, QUANT_MAX);
         qy = qy < 0 ? 0 : Math.min(qy, QUANT_MAX);
         qz = qz < 0 ? 0 : Math.min(qz, QUANT_MAX);
-        block.x[i] = qx;
-        block.y[i] = qy;
-        block.z[i] = qz;
         const id = ((qx >> shift) << (2 * depth)) | ((qy >> shift) << depth) | (qz >> shift);
-        ids[i] = id;
-        bucketCounts[id]!++;
+        const b = buckets.room(id);
+        const k = b.count++;
+        b.x[k] = qx;
+        b.y[k] = qy;
+        b.z[k] = qz;
+        b.intensity[k] = intensity ? intensity[i]! : 0;
+        b.classification[k] = cls ? cls[i]! : 0;
+        if (color) {
+          b.red[k] = color.red![i]!;
+          b.green[k] = color.green![i]!;
+          b.blue[k] = color.blue![i]!;
+        } else {
+          b.red[k] = 0;
+          b.green[k] = 0;
+          b.blue[k] = 0;
+        }
       }
-      if (chunk.intensity) block.intensity.set(chunk.intensity.subarray(0, n));
-      else block.intensity.fill(0, 0, n);
-      if (chunk.classification) {
-        const c = chunk.classification;
-        block.classification.set(c.subarray(0, n));
-        for (let i = 0; i < n; i++) classHistogram[c[i]!]!++;
-      } else {
-        block.classification.fill(0, 0, n);
-        classHistogram[0]! += n;
-      }
-      if (input.hasColor && chunk.red && chunk.green && chunk.blue) {
-        block.red.set(chunk.red.subarray(0, n));
-        block.green.set(chunk.green.subarray(0, n));
-        block.blue.set(chunk.blue.subarray(0, n));
+      if (cls) for (let i = 0; i < n; i++) classHistogram[cls[i]!]!++;
+      else classHistogram[0]! += n;
+      if (color) {
+        const { red, green, blue } = color;
         for (let i = 0; i < n; i++) {
-          const m = Math.max(chunk.red[i]!, chunk.green[i]!, chunk.blue[i]!);
+          const m = Math.max(red![i]!, green![i]!, blue![i]!);
           if (m > maxColor) maxColor = m;
         }
       }
-      block.count = n;
-      // Group the chunk by bucket: counting sort over the ids this chunk uses.
-      const used: number[] = [];
-      let acc = 0;
-      for (let i = 0; i < n; i++) {
-        const id = ids[i]!;
-        const c = bucketCounts[id]!;
-        if (c > 0) {
-          used.push(id);
-          bucketStarts[id] = acc;
-          acc += c;
-          bucketCounts[id] = 0;
-        }
-      }
-      for (const id of used) bucketFill[id] = bucketStarts[id]!;
-      for (let i = 0; i < n; i++) order[bucketFill[ids[i]!]!++] = i;
-      for (const id of used) buckets.add(id, block, order, bucketStarts[id]!, bucketFill[id]!);
-      if (buckets.shouldFlush) await buckets.flush();
+      await buckets.drain();
       read += n;
       ctx.progress?.(Math.min(0.5, (0.5 * read) / Math.max(1, input.pointCount)), 'tilesCreation');
     }
-    await buckets.flush();
+    await buckets.close();
     if (read === 0) throw new InvalidInput('points', 'the file holds no points: nothing to tile');
 
     const color: ColorMode = !input.hasColor || maxColor === 0 ? 'none' : maxColor <= 255 ? '8bit' : '16bit';
@@ -344,12 +348,12 @@ export async function tileInput(
     const summaries = new Map<string, NodeSummary>();
     let contentBytes = 0;
     let built = 0;
-    const sink = (a: NodeAddress, points: PointBlock): void => {
-      contentBytes += writeNodeContent(outDir, a, points, space, color);
+    const sink = (a: NodeAddress, points: PointBlock, indices: Uint32Array): void => {
+      contentBytes += writeNodeContent(outDir, a, points, indices, space, color);
     };
     // Which nodes above the bucket depth exist (ancestors of non-empty buckets).
     const existing = new Set<string>();
-    for (const id of buckets.counts.keys()) {
+    for (const id of buckets.ids()) {
       const mask = (1 << depth) - 1;
       let a: NodeAddress = { d: depth, x: (id >>> (2 * depth)) & mask, y: (id >>> depth) & mask, z: id & mask };
       existing.add(nodeKey(a));
@@ -399,7 +403,7 @@ export async function tileInput(
     const solve = async (a: NodeAddress): Promise<PointBlock> => {
       if (a.d === depth) {
         const id = bucketId(a);
-        return buildBucket(a, buckets.file(id), buckets.counts.get(id)!);
+        return buildBucket(a, buckets.file(id), buckets.counts[id]!);
       }
       const kids: NodeAddress[] = [];
       for (let o = 0; o < 8; o++) {
@@ -414,7 +418,7 @@ export async function tileInput(
     const rootPoints = await solve(root);
     const rootSummary = summaries.get(nodeKey(root))!;
     rootSummary.count = rootPoints.count;
-    if (rootPoints.count > 0) sink(root, rootPoints);
+    if (rootPoints.count > 0) sink(root, rootPoints, identity(rootPoints.count));
     checkAbort(signal);
 
     // Tileset JSON.
@@ -468,6 +472,9 @@ export async function tileInput(
     rootTile.refine = 'ADD';
     const classObj: Record<number, number> = {};
     for (let c = 0; c < 256; c++) if (classHistogram[c]! > 0) classObj[c] = classHistogram[c]!;
+    const rootUnion = (rootSummary as NodeSummary & { union?: number[] | null }).union!;
+    const lo = [0, 1, 2].map((a) => space.min[a]! + rootUnion[a]! * q);
+    const hi = [0, 1, 2].map((a) => space.min[a]! + (rootUnion[a + 3]! + 1) * q);
     const bboxWgs84 = geodeticBounds(space, lo, hi);
     const tileset: TilesetJson = {
       asset: { version: '1.1', generator: 'Nuage tiler' },
@@ -493,6 +500,7 @@ export async function tileInput(
       classCounts: classObj,
       hasColor: color !== 'none',
       durationMs: Date.now() - started,
+      reprojectionError: toLocal.maxError,
     };
   } finally {
     await pool.close();

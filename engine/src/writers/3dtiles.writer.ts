@@ -73,11 +73,14 @@ export function encodePointCloudGlb(content: PointContent): Uint8Array {
     views.push({ byteOffset: at, byteLength: colBytes });
     at += colBytes;
   }
-  const intView = new DataView(bin.buffer, at, intBytes);
-  for (let i = 0; i < n; i++) intView.setUint16(i * 4, content.intensity[i]!, true);
+  // Little-endian hosts only (every platform Node supports): a 2-element stride gives the 4-byte vertex stride.
+  const intView = new Uint16Array(bin.buffer, at, n * 2);
+  const intensity = content.intensity;
+  for (let i = 0; i < n; i++) intView[i * 2] = intensity[i]!;
   views.push({ byteOffset: at, byteLength: intBytes, byteStride: 4 });
   at += intBytes;
-  for (let i = 0; i < n; i++) bin[at + i * 4] = content.classification[i]!;
+  const classification = content.classification;
+  for (let i = 0; i < n; i++) bin[at + i * 4] = classification[i]!;
   views.push({ byteOffset: at, byteLength: clsBytes, byteStride: 4 });
 
   const p = content.positions;
