@@ -83,7 +83,7 @@ export type ViewerEvent =
   | { type: 'ready' }
   | { type: 'loading'; pendingTiles: number }
   | { type: 'tilesLoaded' }
-  | { type: 'cloudInfo'; layerId: string; hasColor: boolean; pointCount: number | null }
+  | { type: 'cloudInfo'; layerId: string; hasColor: boolean; pointCount: number | null; classCodes: number[] | null }
   | { type: 'error'; code: ViewerErrorCode; layerId?: string; message: string };
 
 /** Error codes a viewer reports; the page translates them (viewer namespace). */

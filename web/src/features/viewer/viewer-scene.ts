@@ -161,7 +161,13 @@ export function downloadChoices(project: Project): DownloadChoice[] {
         for (const e of VECTOR_EXPORTS) {
           const file = e.extensions.map((x) => files.get(x)).find((f) => f !== undefined);
           if (file) {
-            out.push({ asset, extension: normaliseExtension(file.extension), format: e.format, size: file.size, premium: false });
+            out.push({
+              asset,
+              extension: normaliseExtension(file.extension),
+              format: e.format,
+              size: file.size,
+              premium: false,
+            });
           }
         }
         continue;

@@ -45,6 +45,7 @@ function imageryConfig(): ImageryConfig {
 /** What the tiler writes in tileset.json `extras` (engine/src/tiler/tiler.ts). */
 interface TilesetExtras {
   pointCount?: number;
+  classCounts?: Record<string, number>;
   hasColor?: boolean;
   bboxWgs84?: { west: number; south: number; east: number; north: number; minHeight: number; maxHeight: number };
 }
@@ -242,6 +243,11 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
         layerId: d.id,
         hasColor: cloud.hasColor,
         pointCount: typeof extras?.pointCount === 'number' ? extras.pointCount : null,
+        classCodes: extras?.classCounts
+          ? Object.entries(extras.classCounts)
+              .filter(([, n]) => Number(n) > 0)
+              .map(([code]) => Number(code))
+          : null,
       });
       if (!flownHome) {
         flownHome = true;
@@ -348,7 +354,8 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     const wantedClouds = next.layers.filter((l): l is PointCloudLayerDescription => l.kind === 'pointCloud');
     for (const id of [...clouds.keys()]) {
       const d = wantedClouds.find((c) => c.id === id);
-      if (!d || d.tilesetUrl !== clouds.get(id)!.description.tilesetUrl) removeCloud(id);
+      // A re-signed URL of the same asset keeps the loaded tileset (its own URLs stay valid for hours).
+      if (!d) removeCloud(id);
     }
     for (const d of wantedClouds) {
       const cloud = clouds.get(d.id);

@@ -1,0 +1,97 @@
+import { api } from '../../shared/api/api.js';
+import { ApiError, errorFromResponse, NETWORK_ERROR } from '../../shared/api/api-error.js';
+import type { Project } from '../projects/projects.types.js';
+
+/** GET /globalParameters/cesiumParameters: the viewer's point size (admin setting, spec §9 default 2). */
+export async function fetchViewerParameters(): Promise<{ pointSize: number }> {
+  const body = await api.get<{ pointSize?: unknown }>('/globalParameters/cesiumParameters');
+  const size = Number(body?.pointSize);
+  return { pointSize: Number.isFinite(size) && size > 0 ? size : 2 };
+}
+
+/** GET /projects/from-share-token: the project a share link opens (read-only, no account). */
+export function projectFromShareToken(token: string): Promise<Project> {
+  return api.get<Project>('/projects/from-share-token', { query: { token } });
+}
+
+/** POST /projects/{id}/share-token: creates (or replaces) the project's share token. */
+export function createShareToken(projectId: string): Promise<{ token: string }> {
+  return api.post<{ token: string }>(`/projects/${encodeURIComponent(projectId)}/share-token`);
+}
+
+/** DELETE /projects/{id}/share-token: the share link stops working. */
+export async function revokeShareToken(projectId: string): Promise<void> {
+  await api.delete(`/projects/${encodeURIComponent(projectId)}/share-token`);
+}
+
+/** The app address that opens a project from its share token. */
+export function shareLink(token: string, location: Pick<Location, 'origin' | 'pathname'> = window.location): string {
+  return `${location.origin}${location.pathname}#/project-from-share-token?token=${encodeURIComponent(token)}`;
+}
+
+/** What file-supplier-url answers. */
+export interface FileSupply {
+  url: string;
+  fileName: string;
+  totalSize: number;
+}
+
+/** GET /assets/custom-tiler/file-supplier-url: a signed, expiring URL of one file of an asset. */
+export function fileSupplierUrl(assetId: string, extension: string, shareToken?: string): Promise<FileSupply> {
+  return api.get<FileSupply>('/assets/custom-tiler/file-supplier-url', {
+    query: { id: assetId, extension, ...(shareToken ? { token: shareToken } : {}) },
+  });
+}
+
+/**
+ * Downloads a URL as a blob with progress (spec §7) and hands it to the
+ * browser under `fileName`.
+ */
+export async function downloadWithProgress(
+  supply: FileSupply,
+  onProgress: (loaded: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(supply.url, { signal, credentials: 'same-origin' });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, NETWORK_ERROR, (err as Error).message);
+  }
+  if (!res.ok) {
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      body = undefined;
+    }
+    throw errorFromResponse(res.status, body);
+  }
+  const total = Number(res.headers.get('content-length')) || supply.totalSize || 0;
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  const reader = res.body?.getReader();
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      loaded += value.byteLength;
+      onProgress(loaded, total);
+    }
+  } else {
+    const buf = new Uint8Array(await res.arrayBuffer());
+    chunks.push(buf);
+    onProgress(buf.byteLength, total);
+  }
+  const blob = new Blob(chunks as BlobPart[], { type: res.headers.get('content-type') ?? 'application/octet-stream' });
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = supply.fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 30_000);
+}
