@@ -6,3 +6,4 @@ export * from './open-store.js';
 export * from './s3.store.js';
 export * from './signed-url.js';
 export * from './store.js';
+export * from './upload-directory.js';
