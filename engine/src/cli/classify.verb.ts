@@ -1,7 +1,7 @@
 import { InvalidInput } from '../core/errors.js';
 import { classifyCloud } from '../filters/classify.filter.js';
 import { gatherCloud, splitCloud } from '../filters/cloud.js';
-import { terrainUnits } from '../products/process.js';
+import { INLINE_DECODE, terrainUnits } from '../products/process.js';
 import { openPointCloud } from '../readers/index.js';
 import { writeLas } from '../writers/las.writer.js';
 import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption } from './verb.js';
@@ -21,7 +21,7 @@ export const classifyVerb: CliVerb = {
     const reader = await openPointCloud(input, epsg === undefined ? {} : { epsg });
     try {
       const units = terrainUnits(reader.crs);
-      const cloud = await gatherCloud(reader.read());
+      const cloud = await gatherCloud(reader.read({ workers: INLINE_DECODE }));
       const result = classifyCloud(cloud, { ...units, existing: values['keep-existing'] ? 'keep' : 'replace' });
       const classified = { ...cloud, classification: result.classification };
       const record = await writeLas(

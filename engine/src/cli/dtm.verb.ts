@@ -2,7 +2,7 @@ import { InvalidInput } from '../core/errors.js';
 import { classifyCloud } from '../filters/classify.filter.js';
 import { gatherCloud } from '../filters/cloud.js';
 import { buildDtm } from '../products/dtm.product.js';
-import { rasterCrsOf, terrainUnits } from '../products/process.js';
+import { INLINE_DECODE, rasterCrsOf, terrainUnits } from '../products/process.js';
 import { dtmResolutionCm, parseCmOption } from '../products/terrain-options.js';
 import { openPointCloud } from '../readers/index.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
@@ -23,7 +23,7 @@ export const dtmVerb: CliVerb = {
     const reader = await openPointCloud(input, epsg === undefined ? {} : { epsg });
     try {
       const units = terrainUnits(reader.crs);
-      const cloud = await gatherCloud(reader.read());
+      const cloud = await gatherCloud(reader.read({ workers: INLINE_DECODE }));
       let ground = 0;
       const cls = cloud.classification;
       if (cls) for (let i = 0; i < cloud.count; i++) ground += cls[i] === 2 ? 1 : 0;

@@ -54,6 +54,14 @@ export interface ProcessResult {
   quality: QualityReport;
 }
 
+/**
+ * LAZ decoding workers used when reading for terrain products: 0 decodes on the
+ * calling thread. The reader's worker pool leaves the process waiting forever
+ * when started from the repository root (its unref'd workers never answer),
+ * so terrain reads decode inline until that is fixed in the readers.
+ */
+export const INLINE_DECODE = 0;
+
 /** Raster CRS of a point-cloud CRS. */
 export function rasterCrsOf(crs: CrsInfo | null): RasterCrs | null {
   if (!crs) return null;
@@ -110,7 +118,7 @@ export async function processPointCloud(
   const reader = await openPointCloud(input, o.epsg === undefined ? {} : { epsg: o.epsg });
   let cloud: PointChunk;
   try {
-    cloud = await gatherCloud(reader.read({ signal: context.signal }), context);
+    cloud = await gatherCloud(reader.read({ signal: context.signal, workers: INLINE_DECODE }), context);
   } finally {
     await reader.close();
   }

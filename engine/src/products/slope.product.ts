@@ -33,16 +33,32 @@ export function slope(dtm: Raster, options: SlopeOptions = {}, context: StepCont
     const up = (r - 1) * width;
     const mid = r * width;
     const dn = (r + 1) * width;
+    // Sliding 3×3 window (left, middle, right columns; 0 top, 2 bottom): one new column per step.
+    let l0 = data[up]!;
+    let l1 = data[mid]!;
+    let l2 = data[dn]!;
+    let m0 = data[up + 1]!;
+    let m1 = data[mid + 1]!;
+    let m2 = data[dn + 1]!;
     for (let c = 1; c < width - 1; c++) {
-      const a = data[up + c - 1]!;
-      const b = data[up + c]!;
-      const cc = data[up + c + 1]!;
-      const d = data[mid + c - 1]!;
-      const e = data[mid + c]!;
-      const f = data[mid + c + 1]!;
-      const g = data[dn + c - 1]!;
-      const h = data[dn + c]!;
-      const i = data[dn + c + 1]!;
+      const r0 = data[up + c + 1]!;
+      const r1 = data[mid + c + 1]!;
+      const r2 = data[dn + c + 1]!;
+      const a = l0;
+      const b = m0;
+      const cc = r0;
+      const d = l1;
+      const e = m1;
+      const f = r1;
+      const g = l2;
+      const h = m2;
+      const i = r2;
+      l0 = m0;
+      l1 = m1;
+      l2 = m2;
+      m0 = r0;
+      m1 = r1;
+      m2 = r2;
       if (
         a === nodata ||
         b === nodata ||
