@@ -52,6 +52,24 @@ export const CONFIG_VARIABLES = {
     default: '53687091200',
     description: 'Hard ceiling on any upload, whatever the subscription says (default 50 GiB).',
   },
+  URL_SIGNING_SECRET: {
+    default: '',
+    description:
+      'Secret that signs upload, tile and download URLs. Unset: one is generated once and kept in the database.',
+  },
+  DEFAULT_MAX_PROJECTS: {
+    default: '50',
+    description: 'Projects a user may own when their subscription sets no limit.',
+  },
+  DEFAULT_MAX_INPUT_FILE_BYTES: {
+    default: '10737418240',
+    description:
+      'Largest LAS/LAZ upload (bytes) when the subscription sets no limit (default 10 GiB; 0 refuses uploads).',
+  },
+  DEFAULT_MAX_STORAGE_BYTES: {
+    default: '107374182400',
+    description: 'Total bytes of files a user may keep when the subscription sets no limit (default 100 GiB).',
+  },
 } as const satisfies Record<string, { default: string; description: string }>;
 
 const schema = z.object({
@@ -73,6 +91,10 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive(),
+  URL_SIGNING_SECRET: z.string().refine((v) => v === '' || v.length >= 32, 'must be at least 32 characters'),
+  DEFAULT_MAX_PROJECTS: z.coerce.number().int().min(0),
+  DEFAULT_MAX_INPUT_FILE_BYTES: z.coerce.number().int().min(0),
+  DEFAULT_MAX_STORAGE_BYTES: z.coerce.number().int().min(0),
 });
 
 export type Config = z.infer<typeof schema> & { databaseKind: 'embedded' | 'server' };

@@ -16,6 +16,14 @@ export interface Database {
   user_project_counts: { user_id: string; projects: number };
   /** View: credits (hectares) each user holds (0 until subscriptions exist). */
   user_credit_totals: { user_id: string; credits: number };
+  projects: ProjectsTable;
+  layers: LayersTable;
+  assets: AssetsTable;
+  asset_files: AssetFilesTable;
+  jobs: JobsTable;
+  charges: ChargesTable;
+  user_limits: UserLimitsTable;
+  features: FeaturesTable;
 }
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -78,4 +86,173 @@ export interface AuthAttemptsTable {
   bucket: string;
   subject: string;
   created_at: Timestamp;
+}
+
+/** Project status (spec §4). */
+export type ProjectStatus = 'NONE' | 'PENDING' | 'UPLOADING' | 'UPLOADED' | 'PROCESSING' | 'READY' | 'ERROR';
+/** Layer type (spec §3), in display order. */
+export type LayerType = 'POINT_CLOUD' | 'RASTER' | 'VECTOR' | 'REPORT';
+/** Asset type (spec §3). */
+export type AssetType =
+  | 'POINT_CLOUD'
+  | 'CLASSIFIED_POINT_CLOUD'
+  | 'POWER_LINE'
+  | 'GRID'
+  | 'CONTOUR_LINE'
+  | 'CONTOUR_LINE_MAJOR'
+  | 'CONTOUR_LINE_MINOR'
+  | 'BUILDINGS'
+  | 'TREE_CROWNS'
+  | 'TREE_TOPS'
+  | 'DTM'
+  | 'IMAGERY_DTM'
+  | 'HILLSHADE_DTM'
+  | 'SLOPE_MAP'
+  | 'TOPOGRAPHIC_MAP'
+  | 'FOREST_INVENTORY'
+  | 'PDF_REPORT';
+/** Asset status (spec §4). */
+export type AssetStatus =
+  | 'NONE'
+  | 'UPLOADING'
+  | 'UPLOADED'
+  | 'PROCESSING'
+  | 'ABORTED'
+  | 'EXTRACTING_METADATA'
+  | 'TILING'
+  | 'READY'
+  | 'ERROR';
+/** Job kinds: the admin monitors metadata-processing, tiling and process-data. */
+export type JobKind = 'METADATA' | 'TILING' | 'PROCESSING';
+/** Processing task state (spec §4). */
+export type JobState = 'NONE' | 'PENDING' | 'PROGRESS' | 'SUCCESS' | 'FAILURE';
+
+type NullableColumn<T> = ColumnType<T | null, T | null | undefined, T | null>;
+
+export interface ProjectsTable {
+  id: Generated<string>;
+  owner_id: string;
+  name: string;
+  status: ColumnType<ProjectStatus, ProjectStatus | undefined, ProjectStatus>;
+  las_name: NullableColumn<string>;
+  area_hectares: NullableColumn<number>;
+  system_id: NullableColumn<string>;
+  generating_software: NullableColumn<string>;
+  creation_day: NullableColumn<number>;
+  creation_year: NullableColumn<number>;
+  /** bigint: read as a string. */
+  point_count: NullableColumn<string | number>;
+  min_elevation: NullableColumn<number>;
+  max_elevation: NullableColumn<number>;
+  memory_gb: NullableColumn<number>;
+  las_version: NullableColumn<string>;
+  epsg_code: NullableColumn<number>;
+  share_token: NullableColumn<string>;
+  error_code: NullableColumn<string>;
+  error_message: NullableColumn<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface LayersTable {
+  id: Generated<string>;
+  project_id: string;
+  name: string;
+  type: LayerType;
+  created_at: Timestamp;
+}
+
+export interface AssetsTable {
+  id: Generated<string>;
+  project_id: string;
+  layer_id: string;
+  type: AssetType;
+  status: ColumnType<AssetStatus, AssetStatus | undefined, AssetStatus>;
+  name: string;
+  storage: ColumnType<
+    'CESIUM_ION' | 'CUSTOM_TILING',
+    'CESIUM_ION' | 'CUSTOM_TILING' | undefined,
+    'CESIUM_ION' | 'CUSTOM_TILING'
+  >;
+  tiling_type: NullableColumn<'GOCESIUM_TILER' | 'PY3DTILES'>;
+  original_filename: NullableColumn<string>;
+  /** bigint: read as a string. */
+  declared_size: NullableColumn<string | number>;
+  epsg_code: NullableColumn<number>;
+  metadata: NullableColumn<unknown>;
+  intensity_normalisation: ColumnType<boolean, boolean | undefined, boolean>;
+  intensity_normalisation_min: NullableColumn<number>;
+  tiles_prefix: NullableColumn<string>;
+  /** bigint: read as a string. */
+  stored_bytes: ColumnType<string, string | number | undefined, string | number>;
+  upload_token_hash: NullableColumn<string>;
+  upload_expires_at: NullableColumn<Date | string>;
+  error_code: NullableColumn<string>;
+  error_message: NullableColumn<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AssetFilesTable {
+  id: Generated<string>;
+  asset_id: string;
+  extension: string;
+  key: string;
+  file_name: string;
+  /** bigint: read as a string. */
+  size: ColumnType<string, string | number, string | number>;
+  content_type: ColumnType<string, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+export interface JobsTable {
+  id: Generated<string>;
+  kind: JobKind;
+  project_id: string;
+  asset_id: NullableColumn<string>;
+  user_id: NullableColumn<string>;
+  state: ColumnType<JobState, JobState | undefined, JobState>;
+  step: NullableColumn<string>;
+  percentage: ColumnType<number, number | undefined, number>;
+  options: NullableColumn<unknown>;
+  result: NullableColumn<unknown>;
+  error_code: NullableColumn<string>;
+  error_message: NullableColumn<string>;
+  attempts: ColumnType<number, number | undefined, number>;
+  retry_count: ColumnType<number, number | undefined, number>;
+  worker_id: NullableColumn<string>;
+  locked_by: NullableColumn<string>;
+  queued_at: NullableColumn<Date | string>;
+  started_at: NullableColumn<Date | string>;
+  finished_at: NullableColumn<Date | string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ChargesTable {
+  id: Generated<string>;
+  charge_key: string;
+  user_id: NullableColumn<string>;
+  project_id: NullableColumn<string>;
+  job_id: NullableColumn<string>;
+  hectares: number;
+  created_at: Timestamp;
+}
+
+export interface UserLimitsTable {
+  user_id: string;
+  max_projects: NullableColumn<number>;
+  /** bigint: read as a string. */
+  max_input_file_bytes: NullableColumn<string | number>;
+  /** bigint: read as a string. */
+  max_storage_bytes: NullableColumn<string | number>;
+  updated_at: Timestamp;
+}
+
+export interface FeaturesTable {
+  id: Generated<string>;
+  asset_id: string;
+  /** PostGIS geometry (EPSG:4326); write it with ST_GeomFromGeoJSON, read it with ST_AsGeoJSON. */
+  geom: unknown;
+  properties: ColumnType<unknown, unknown, unknown>;
 }

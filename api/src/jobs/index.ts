@@ -1,10 +1,18 @@
 import type { TaskList } from 'graphile-worker';
 import type { AppDeps } from '../context.js';
+import { metadataExtractionTask } from './metadata-extraction.task.js';
+import { processingTask } from './processing.task.js';
+import { tilingTask } from './tiling.task.js';
 
 /**
  * Every graphile-worker task, by name. A task module exports a factory taking
- * the process dependencies; adding a task is one line here.
+ * the process dependencies and the worker's id (its heartbeat row); adding a
+ * task is one line here.
  */
-export function createTaskList(_deps: AppDeps): TaskList {
-  return {};
+export function createTaskList(deps: AppDeps, worker: { workerId: string } = { workerId: 'unknown' }): TaskList {
+  return {
+    'metadata-extraction': metadataExtractionTask(deps, worker.workerId),
+    tiling: tilingTask(deps, worker.workerId),
+    processing: processingTask(deps, worker.workerId),
+  };
 }

@@ -4,6 +4,7 @@ import { type Runner, run, Logger as WorkerLogger } from 'graphile-worker';
 import type { AppDeps } from '../context.js';
 import { recordHeartbeat, removeHeartbeat } from '../db/queries/health.queries.js';
 import { createTaskList } from '../jobs/index.js';
+import { startRecovery } from '../jobs/recovery.js';
 
 /** A running job worker; `stop()` stops taking jobs and lets running ones finish or hands them back. */
 export interface WorkerHandle {
@@ -30,7 +31,9 @@ export async function startWorker(deps: AppDeps, options: { databaseUrl: string 
     // The embedded database does not deliver LISTEN/NOTIFY reliably across its
     // multiplexed connections, so poll often enough that a job starts within 2 s.
     pollInterval: deps.config.databaseKind === 'embedded' ? 500 : 1_000,
-    taskList: createTaskList(deps),
+    taskList: createTaskList(deps, { workerId: id }),
+    // SIGTERM: a running job gets this long to finish its step, then is aborted and handed back.
+    gracefulShutdownAbortTimeout: 20_000,
     logger: new WorkerLogger((scope) => (level, message, meta) => {
       const l = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'debug' ? 'debug' : 'info';
       deps.log[l]({ gw: scope, ...(meta ?? {}) }, message);
@@ -43,12 +46,15 @@ export async function startWorker(deps: AppDeps, options: { databaseUrl: string 
   await beat();
   const timer = setInterval(beat, HEARTBEAT_MS);
   timer.unref();
+  // Jobs of workers that died (SIGKILL, crash) run again now, not after the 4-hour lock timeout.
+  const stopRecovery = await startRecovery(deps, id);
   deps.log.info({ workerId: id }, 'worker started');
   return {
     id,
     runner,
     async stop() {
       clearInterval(timer);
+      stopRecovery();
       await runner.stop();
       await removeHeartbeat(deps.database.db, id).catch(() => {});
       deps.log.info({ workerId: id }, 'worker stopped');

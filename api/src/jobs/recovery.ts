@@ -1,0 +1,83 @@
+import { hostname } from 'node:os';
+import { sql } from 'kysely';
+import type { AppDeps } from '../context.js';
+import { updateJob } from '../db/queries/jobs.queries.js';
+import { ensureQueue, forceUnlockWorkers } from './queue.js';
+
+/** A worker whose heartbeat (every 5 s) is older than this is dead. */
+export const DEAD_AFTER_SECONDS = 30;
+/** How often a live worker looks for jobs of dead workers. */
+const SWEEP_MS = 15_000;
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+interface RunningJob {
+  id: string;
+  worker_id: string | null;
+  locked_by: string | null;
+  hb_hostname: string | null;
+  hb_pid: number | null;
+  hb_age: number | null;
+}
+
+/**
+ * Releases the jobs of workers that died (SIGKILL, crash, lost machine) so
+ * they run again now rather than after graphile-worker's 4-hour lock timeout.
+ * A worker is dead when its heartbeat row is missing or older than 30 s, or
+ * at once when it ran on this host and its process no longer exists. Its jobs
+ * go back to PENDING and their graphile-worker locks are released; the runs
+ * that follow resume or redo the work idempotently (charges are keyed per job).
+ *
+ * @returns ids of the jobs released.
+ */
+export async function releaseJobsOfDeadWorkers(deps: AppDeps, selfId: string): Promise<string[]> {
+  const db = deps.database.db;
+  const rows = await sql<RunningJob>`
+    SELECT j.id, j.worker_id, j.locked_by, h.hostname AS hb_hostname, h.pid AS hb_pid,
+           extract(epoch FROM now() - h.beat_at)::float8 AS hb_age
+    FROM jobs j LEFT JOIN worker_heartbeats h ON h.worker_id = j.worker_id
+    WHERE j.state = 'PROGRESS' AND j.worker_id IS DISTINCT FROM ${selfId}`.execute(db);
+  const here = hostname();
+  const dead = rows.rows.filter(
+    (r) =>
+      r.hb_age === null ||
+      r.hb_age > DEAD_AFTER_SECONDS ||
+      (r.hb_hostname === here && (r.hb_pid === process.pid || !pidAlive(r.hb_pid!))),
+  );
+  if (dead.length === 0) return [];
+  await ensureQueue(deps);
+  const locks = [...new Set(dead.map((r) => r.locked_by).filter((l): l is string => !!l))];
+  await forceUnlockWorkers(deps, locks);
+  for (const r of dead) {
+    await updateJob(
+      db,
+      r.id,
+      { state: 'PENDING', worker_id: null, locked_by: null, error_message: 'resumed after its worker stopped' },
+      ['PROGRESS'],
+    );
+  }
+  const workers = [...new Set(dead.map((r) => r.worker_id).filter((w): w is string => !!w))];
+  if (workers.length > 0) await db.deleteFrom('worker_heartbeats').where('worker_id', 'in', workers).execute();
+  deps.log.warn({ jobs: dead.map((r) => r.id), workers, locks }, 'released the jobs of dead workers');
+  return dead.map((r) => r.id);
+}
+
+/**
+ * Runs `releaseJobsOfDeadWorkers` now (worker start) and every 15 s.
+ * Returns a stop function.
+ */
+export async function startRecovery(deps: AppDeps, selfId: string): Promise<() => void> {
+  const sweep = () =>
+    releaseJobsOfDeadWorkers(deps, selfId).catch((err) => deps.log.warn({ err }, 'dead-worker sweep failed'));
+  await sweep();
+  const timer = setInterval(sweep, SWEEP_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

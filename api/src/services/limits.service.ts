@@ -1,0 +1,69 @@
+import type { AppDeps } from '../context.js';
+import { storedBytesOfOwner } from '../db/queries/assets.queries.js';
+import { readUserLimits } from '../db/queries/limits.queries.js';
+import { countOwnedProjects } from '../db/queries/projects.queries.js';
+import { AppError } from '../errors.js';
+
+/** The limits that apply to a user (spec §3 subscription limits), defaults filled in. */
+export interface UserLimits {
+  maxProjects: number;
+  /** Largest input file in bytes; 0 means uploads need a (new) subscription. */
+  maxInputFileBytes: number;
+  maxStorageBytes: number;
+}
+
+/** A user's limits: their own row (billing fills it), else the configured defaults. */
+export async function limitsOf(deps: AppDeps, userId: string): Promise<UserLimits> {
+  const own = await readUserLimits(deps.database.db, userId);
+  return {
+    maxProjects: own.maxProjects ?? deps.config.DEFAULT_MAX_PROJECTS,
+    maxInputFileBytes: own.maxInputFileBytes ?? deps.config.DEFAULT_MAX_INPUT_FILE_BYTES,
+    maxStorageBytes: own.maxStorageBytes ?? deps.config.DEFAULT_MAX_STORAGE_BYTES,
+  };
+}
+
+/** 403 MAX_PROJECTS_REACHED when the user already owns as many projects as allowed. */
+export async function checkProjectCount(deps: AppDeps, userId: string): Promise<void> {
+  const [limits, owned] = await Promise.all([limitsOf(deps, userId), countOwnedProjects(deps.database.db, userId)]);
+  if (owned >= limits.maxProjects) {
+    throw new AppError(
+      403,
+      'MAX_PROJECTS_REACHED',
+      `you own ${owned} projects, the most your subscription allows (${limits.maxProjects})`,
+      { limit: limits.maxProjects, current: owned },
+    );
+  }
+}
+
+/**
+ * Checks an upload of `fileSize` bytes against the user's input-file and storage
+ * limits and the server's hard ceiling (MAX_UPLOAD_BYTES). `replacedBytes` are
+ * bytes the upload frees (an earlier failed upload of the same asset).
+ */
+export async function checkUpload(deps: AppDeps, userId: string, fileSize: number, replacedBytes = 0): Promise<void> {
+  const limits = await limitsOf(deps, userId);
+  if (limits.maxInputFileBytes === 0) {
+    throw new AppError(
+      403,
+      'FILE_SIZE_LIMIT_ZERO',
+      'your subscription does not allow uploads: subscribe to a new plan',
+      { limit: 0, fileSize },
+    );
+  }
+  const ceiling = Math.min(limits.maxInputFileBytes, deps.config.MAX_UPLOAD_BYTES);
+  if (fileSize > ceiling) {
+    throw new AppError(413, 'FILE_TOO_LARGE', `the file (${fileSize} bytes) exceeds the limit of ${ceiling} bytes`, {
+      limit: ceiling,
+      fileSize,
+    });
+  }
+  const stored = (await storedBytesOfOwner(deps.database.db, userId)) - replacedBytes;
+  if (stored + fileSize > limits.maxStorageBytes) {
+    throw new AppError(
+      403,
+      'STORAGE_LIMIT_REACHED',
+      `storage limit reached: ${stored} bytes used, ${fileSize} more would pass the limit of ${limits.maxStorageBytes} bytes`,
+      { limit: limits.maxStorageBytes, used: stored, fileSize },
+    );
+  }
+}

@@ -1,0 +1,237 @@
+import type { AppDeps } from '../context.js';
+import type { AssetFileRow, AssetRow, LayerRow } from '../db/queries/assets.queries.js';
+import type { JobRow } from '../db/queries/jobs.queries.js';
+import type { ProjectRow } from '../db/queries/projects.queries.js';
+import type { AssetType, JobKind, LayerType } from '../db/types.js';
+import { signedTilesBase } from './tiles.service.js';
+
+/** Layer order of spec §3. */
+export const LAYER_ORDER: readonly LayerType[] = ['POINT_CLOUD', 'RASTER', 'VECTOR', 'REPORT'];
+
+/** Asset sort order of spec §3 (contour variants sit with contours). */
+export const ASSET_ORDER: readonly AssetType[] = [
+  'POINT_CLOUD',
+  'CLASSIFIED_POINT_CLOUD',
+  'POWER_LINE',
+  'GRID',
+  'CONTOUR_LINE',
+  'CONTOUR_LINE_MAJOR',
+  'CONTOUR_LINE_MINOR',
+  'BUILDINGS',
+  'TREE_CROWNS',
+  'TREE_TOPS',
+  'DTM',
+  'IMAGERY_DTM',
+  'HILLSHADE_DTM',
+  'TOPOGRAPHIC_MAP',
+  'SLOPE_MAP',
+  'FOREST_INVENTORY',
+  'PDF_REPORT',
+];
+
+/** The layer each asset type lives in. */
+export const LAYER_OF_ASSET: Record<AssetType, LayerType> = {
+  POINT_CLOUD: 'POINT_CLOUD',
+  CLASSIFIED_POINT_CLOUD: 'POINT_CLOUD',
+  POWER_LINE: 'VECTOR',
+  GRID: 'VECTOR',
+  CONTOUR_LINE: 'VECTOR',
+  CONTOUR_LINE_MAJOR: 'VECTOR',
+  CONTOUR_LINE_MINOR: 'VECTOR',
+  BUILDINGS: 'VECTOR',
+  TREE_CROWNS: 'VECTOR',
+  TREE_TOPS: 'VECTOR',
+  DTM: 'RASTER',
+  IMAGERY_DTM: 'RASTER',
+  HILLSHADE_DTM: 'RASTER',
+  SLOPE_MAP: 'RASTER',
+  TOPOGRAPHIC_MAP: 'VECTOR',
+  FOREST_INVENTORY: 'REPORT',
+  PDF_REPORT: 'REPORT',
+};
+
+/** Default layer names. */
+export const LAYER_NAMES: Record<LayerType, string> = {
+  POINT_CLOUD: 'Point cloud',
+  RASTER: 'Rasters',
+  VECTOR: 'Vectors',
+  REPORT: 'Reports',
+};
+
+/** Asset types whose tiles are a 3D Tiles tileset (the others with tiles are XYZ rasters). */
+const TILESET_TYPES = new Set<AssetType>(['POINT_CLOUD', 'CLASSIFIED_POINT_CLOUD']);
+
+export interface AssetFileDto {
+  extension: string;
+  fileName: string;
+  size: number;
+}
+
+export interface AssetDto {
+  id: string;
+  layerId: string;
+  type: AssetType;
+  status: string;
+  name: string;
+  storage: 'CESIUM_ION' | 'CUSTOM_TILING';
+  tilingType: 'GOCESIUM_TILER' | 'PY3DTILES' | null;
+  /** Signed URL of the tileset.json (3D Tiles) or `{z}/{x}/{y}.png` template (raster tiles) when READY. */
+  accessUrl: string | null;
+  files: AssetFileDto[];
+  originalFilename: string | null;
+  epsgCode: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LayerDto {
+  id: string;
+  name: string;
+  type: LayerType;
+  assets: AssetDto[];
+}
+
+export interface JobSummaryDto {
+  id: string;
+  state: string;
+  step: string | null;
+  percentage: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  updatedAt: string;
+}
+
+export interface ProjectDto {
+  id: string;
+  name: string;
+  status: string;
+  lasName: string | null;
+  /** Covered area in hectares. */
+  area: number | null;
+  systemId: string | null;
+  generatingSoftware: string | null;
+  creationDay: number | null;
+  creationYear: number | null;
+  lidarPointCount: number | null;
+  maxElevation: number | null;
+  minElevation: number | null;
+  /** Size of the point cloud file in GB. */
+  pointCloudMemory: number | null;
+  lasVersion: string | null;
+  epsgCode: number | null;
+  creatorEmail: string;
+  creationDate: string;
+  updatedAt: string;
+  errorCode: string | null;
+  errorMessage: string | null;
+  /** Present for the owner and admins only. */
+  shareToken?: string | null;
+  layers?: LayerDto[];
+  jobs?: Partial<Record<'metadata' | 'tiling' | 'processing', JobSummaryDto>>;
+}
+
+const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
+const num = (v: string | number | null) => (v === null ? null : Number(v));
+
+/** The project fields of spec §3 (no layers). */
+export function projectSummary(row: ProjectRow, withShareToken: boolean): ProjectDto {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    lasName: row.las_name,
+    area: row.area_hectares,
+    systemId: row.system_id,
+    generatingSoftware: row.generating_software,
+    creationDay: row.creation_day,
+    creationYear: row.creation_year,
+    lidarPointCount: num(row.point_count),
+    maxElevation: row.max_elevation,
+    minElevation: row.min_elevation,
+    pointCloudMemory: row.memory_gb,
+    lasVersion: row.las_version,
+    epsgCode: row.epsg_code,
+    creatorEmail: row.owner_email,
+    creationDate: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    ...(withShareToken ? { shareToken: row.share_token } : {}),
+  };
+}
+
+/** An asset as the API shows it; tiles URLs are signed for whoever may read the project. */
+export async function assetDto(deps: AppDeps, a: AssetRow, files: readonly AssetFileRow[]): Promise<AssetDto> {
+  let accessUrl: string | null = null;
+  if (a.status === 'READY' && a.tiles_prefix) {
+    const base = await signedTilesBase(deps, a.tiles_prefix);
+    accessUrl = TILESET_TYPES.has(a.type) ? `${base}tileset.json` : `${base}{z}/{x}/{y}.png`;
+  }
+  return {
+    id: a.id,
+    layerId: a.layer_id,
+    type: a.type,
+    status: a.status,
+    name: a.name,
+    storage: a.storage,
+    tilingType: a.tiling_type,
+    accessUrl,
+    files: files
+      .filter((f) => f.asset_id === a.id)
+      .map((f) => ({ extension: f.extension, fileName: f.file_name, size: Number(f.size) })),
+    originalFilename: a.original_filename,
+    epsgCode: a.epsg_code,
+    errorCode: a.error_code,
+    errorMessage: a.error_message,
+    createdAt: iso(a.created_at),
+    updatedAt: iso(a.updated_at),
+  };
+}
+
+/** Layers in spec order, each with its assets in spec order. */
+export async function layerDtos(
+  deps: AppDeps,
+  layers: readonly LayerRow[],
+  assets: readonly AssetRow[],
+  files: readonly AssetFileRow[],
+): Promise<LayerDto[]> {
+  const sortedLayers = [...layers].sort((a, b) => LAYER_ORDER.indexOf(a.type) - LAYER_ORDER.indexOf(b.type));
+  const out: LayerDto[] = [];
+  for (const layer of sortedLayers) {
+    const mine = assets
+      .filter((a) => a.layer_id === layer.id)
+      .sort((a, b) => ASSET_ORDER.indexOf(a.type) - ASSET_ORDER.indexOf(b.type));
+    out.push({
+      id: layer.id,
+      name: layer.name,
+      type: layer.type,
+      assets: await Promise.all(mine.map((a) => assetDto(deps, a, files))),
+    });
+  }
+  return out;
+}
+
+const JOB_NAMES: Record<JobKind, 'metadata' | 'tiling' | 'processing'> = {
+  METADATA: 'metadata',
+  TILING: 'tiling',
+  PROCESSING: 'processing',
+};
+
+/** The latest job of each kind, for progress displays. */
+export function jobSummaries(jobs: readonly JobRow[]): ProjectDto['jobs'] {
+  const out: NonNullable<ProjectDto['jobs']> = {};
+  for (const j of [...jobs].sort((a, b) => Number(a.id) - Number(b.id))) {
+    out[JOB_NAMES[j.kind]] = {
+      id: j.id,
+      state: j.state,
+      step: j.step,
+      percentage: Math.round(j.percentage * 10) / 10,
+      errorCode: j.error_code,
+      errorMessage: j.error_message,
+      updatedAt: iso(j.updated_at),
+    };
+  }
+  return out;
+}
