@@ -15,9 +15,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gatherCloud } from '@nuage/engine/filters/cloud.js';
 import { groundFilter } from '@nuage/engine/filters/ground.filter.js';
+import { noiseAndGroundTiled } from '@nuage/engine/filters/ground-tiled.js';
 import { noiseFilter } from '@nuage/engine/filters/noise.filter.js';
 import { buildContours } from '@nuage/engine/products/contours.product.js';
-import { buildDtm, dtmRmse } from '@nuage/engine/products/dtm.product.js';
+import { buildDtm } from '@nuage/engine/products/dtm.product.js';
 import { hillshade } from '@nuage/engine/products/hillshade.product.js';
 import { INLINE_DECODE, rasterCrsOf, terrainUnits } from '@nuage/engine/products/process.js';
 import { groundAgreement } from '@nuage/engine/products/quality.metrics.js';
@@ -236,6 +237,34 @@ async function versusGdal() {
   }
 }
 
+/** Noise + ground points/s on the bcts mosaic (2.83 M points): one thread, then worker threads over tiles. */
+async function groundSpeed() {
+  const chunks = [];
+  for (const f of ['bcts_1.laz', 'bcts_2.laz', 'bcts_3.laz', 'bcts_4.laz']) {
+    const reader = await openPointCloud(realFile(f));
+    chunks.push(await gatherCloud(reader.read({ workers: INLINE_DECODE })));
+    await reader.close();
+  }
+  const cloud = await gatherCloud(chunks);
+  const [, single] = time(() => {
+    const noise = noiseFilter(cloud);
+    groundFilter(cloud, noise);
+  });
+  // First tiled run warms the pool (worker start-up and module compilation), the second is timed.
+  await noiseAndGroundTiled(cloud, { workers: 2 });
+  const t = performance.now();
+  await noiseAndGroundTiled(cloud, { workers: 2 });
+  const tiled = (performance.now() - t) / 1000;
+  return {
+    points: cloud.count,
+    singleThreadSeconds: round(single),
+    singleThreadPointsPerSecond: Math.round(cloud.count / single),
+    workers: 2,
+    tiledSeconds: round(tiled),
+    tiledPointsPerSecond: Math.round(cloud.count / tiled),
+  };
+}
+
 export default {
   description:
     'ground kappa and DTM RMSE vs vendor ground on every real file; ground, DTM, hillshade, slope speed vs gdaldem',
@@ -244,6 +273,7 @@ export default {
     const figures: Record<string, unknown> = {};
     if (!only || only === 'gdal') figures.versusGdal = await versusGdal();
     if (!only || only === 'dtm') figures.dtmSpeed = await dtmSpeed();
+    if (!only || only === 'ground') figures.groundSpeed = await groundSpeed();
     if (!only || only === 'quality') figures.quality = await qualityPerFile();
     return figures;
   },

@@ -1,0 +1,122 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { PointChunk, StepContext } from '../core/chunk.js';
+import { Cancelled } from '../core/errors.js';
+import type { GroundOptions } from './ground.filter.js';
+import { type GroundTileTask, runGroundTile } from './ground-tile.task.js';
+import type { NoiseOptions } from './noise.filter.js';
+import { extent } from './point-grid.js';
+
+/** Options of {@link noiseAndGroundTiled}. */
+export interface TiledGroundOptions {
+  noise?: NoiseOptions;
+  ground?: GroundOptions;
+  /** Worker threads (default: available cores); 0 or 1 runs on the calling thread. */
+  workers?: number;
+  /** Overlap around each tile, metres: wider than the ground filter's largest window. */
+  bufferMetres?: number;
+  /** Clouds smaller than this run in one piece. */
+  minPointsPerTile?: number;
+}
+
+let pool: Piscina | null = null;
+
+function workerPool(threads: number): Piscina {
+  if (!pool || pool.maxThreads !== threads) {
+    pool = new Piscina({
+      filename: new URL('./ground.worker.mjs', import.meta.url).href,
+      minThreads: 0,
+      maxThreads: threads,
+      idleTimeout: 2000,
+    });
+  }
+  return pool;
+}
+
+/**
+ * Noise and ground filters over spatial tiles in worker threads: the cloud is
+ * cut into strips along its longer side, each strip is filtered with an
+ * overlap buffer (so morphology and the envelope TIN see the neighbours), and
+ * each point takes the result of the strip that owns it. Results match the
+ * single-piece filter except where a strip edge changes a neighbourhood.
+ *
+ * @example
+ * const { noise, ground } = await noiseAndGroundTiled(cloud, { ground: { unitToMetre: 1 } });
+ */
+export async function noiseAndGroundTiled(
+  cloud: PointChunk,
+  options: TiledGroundOptions = {},
+  context: StepContext = {},
+): Promise<{ noise: Uint8Array; ground: Uint8Array }> {
+  const threads = options.workers ?? availableParallelism();
+  const { x, y, z, count } = cloud;
+  const minPoints = options.minPointsPerTile ?? 250_000;
+  const tiles = Math.min(threads * 2, Math.floor(count / minPoints));
+  const noiseOptions = options.noise ?? {};
+  const groundOptions = options.ground ?? {};
+  if (threads <= 1 || tiles < 2) {
+    return runGroundTile({
+      x: x.subarray(0, count),
+      y: y.subarray(0, count),
+      z: z.subarray(0, count),
+      noise: noiseOptions,
+      ground: groundOptions,
+    });
+  }
+  const b = extent(x, y, count);
+  const alongX = b.maxX - b.minX >= b.maxY - b.minY;
+  const coord = alongX ? x : y;
+  const lo = alongX ? b.minX : b.minY;
+  const hi = alongX ? b.maxX : b.maxY;
+  const unit = groundOptions.unitToMetre ?? 1;
+  const buffer = (options.bufferMetres ?? 40) / unit;
+  // Strip limits by point count quantiles so strips hold similar numbers of points.
+  const sorted = Float64Array.from(coord.subarray(0, count)).sort();
+  const edges = [lo];
+  for (let t = 1; t < tiles; t++) edges.push(sorted[Math.floor((t * count) / tiles)]!);
+  edges.push(hi + 1e-9);
+  const noise = new Uint8Array(count);
+  const ground = new Uint8Array(count);
+  const runner = workerPool(threads);
+  let done = 0;
+  await Promise.all(
+    edges.slice(0, -1).map(async (start, t) => {
+      const end = edges[t + 1]!;
+      const members: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const v = coord[i]!;
+        if (v >= start - buffer && v < end + buffer) members.push(i);
+      }
+      const n = members.length;
+      const task: GroundTileTask = {
+        x: new Float64Array(n),
+        y: new Float64Array(n),
+        z: new Float64Array(n),
+        noise: noiseOptions,
+        ground: groundOptions,
+      };
+      for (let k = 0; k < n; k++) {
+        const i = members[k]!;
+        task.x[k] = x[i]!;
+        task.y[k] = y[i]!;
+        task.z[k] = z[i]!;
+      }
+      if (context.signal?.aborted) throw new Cancelled();
+      const result = (await runner.run(task, {
+        transferList: [task.x.buffer, task.y.buffer, task.z.buffer] as never,
+        signal: context.signal,
+      })) as { noise: Uint8Array; ground: Uint8Array };
+      for (let k = 0; k < n; k++) {
+        const i = members[k]!;
+        const v = coord[i]!;
+        if (v >= start && v < end) {
+          noise[i] = result.noise[k]!;
+          ground[i] = result.ground[k]!;
+        }
+      }
+      done++;
+      context.progress?.(done / tiles, 'ground');
+    }),
+  );
+  return { noise, ground };
+}
