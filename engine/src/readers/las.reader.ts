@@ -28,14 +28,32 @@ export function createLasReader(source: ByteSource, header: LasHeader, crs: CrsI
       const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_CHUNK_SIZE));
       if (outsideBounds(header, options.bbox)) return;
       const length = header.recordLength;
-      let buffer: Uint8Array = new Uint8Array(Math.min(chunkSize, Math.max(1, header.pointCount)) * length);
-      for (let start = 0; start < header.pointCount; start += chunkSize) {
-        throwIfAborted(options.signal);
-        const count = Math.min(chunkSize, header.pointCount - start);
-        // The previous chunk's columns are already decoded, so the buffer can be reused.
-        buffer = await source.read(header.pointDataOffset + start * length, count * length, buffer);
-        const chunk = recordsToChunk(buffer, count, header, options.bbox);
-        if (chunk.count > 0) yield chunk;
+      const total = header.pointCount;
+      // Two buffers: the next read is in flight while the current one is decoded,
+      // so disk and CPU overlap (the decoded columns are copies, buffers are reused).
+      const size = Math.min(chunkSize, Math.max(1, total)) * length;
+      const buffers = [new Uint8Array(size), new Uint8Array(size)];
+      const readAt = (start: number, which: number) =>
+        source.read(
+          header.pointDataOffset + start * length,
+          Math.min(chunkSize, total - start) * length,
+          buffers[which],
+        );
+      let pending: Promise<Uint8Array> | null = total > 0 ? readAt(0, 0) : null;
+      let which = 0;
+      try {
+        for (let start = 0; start < total; start += chunkSize) {
+          throwIfAborted(options.signal);
+          const count = Math.min(chunkSize, total - start);
+          const bytes = await pending!;
+          const next = start + chunkSize;
+          which ^= 1;
+          pending = next < total ? readAt(next, which) : null;
+          const chunk = recordsToChunk(bytes, count, header, options.bbox);
+          if (chunk.count > 0) yield chunk;
+        }
+      } finally {
+        await pending?.catch(() => {});
       }
     },
     close: () => source.close(),

@@ -21,6 +21,7 @@ export class LazWorkerPool {
   constructor(readonly size: number) {
     for (let i = 0; i < size; i++) {
       const worker = new Worker(new URL('./laz.worker.mjs', import.meta.url));
+      worker.unref();
       worker.on('message', (reply: { id: number; records?: ArrayBuffer; error?: string }) => {
         const task = this.pending.get(reply.id);
         this.pending.delete(reply.id);
@@ -61,6 +62,8 @@ export class LazWorkerPool {
     entry: { message: Record<string, unknown>; transfer: ArrayBuffer[]; pending: Pending },
   ): void {
     const id = this.nextId++;
+    // A busy worker keeps the process alive until its answer arrives; idle ones do not.
+    worker.ref();
     this.pending.set(id, entry.pending);
     this.busy.set(worker, id);
     worker.postMessage({ id, ...entry.message }, entry.transfer);
@@ -69,11 +72,28 @@ export class LazWorkerPool {
   private release(worker: Worker): void {
     const next = this.queue.shift();
     if (next) this.dispatch(worker, next);
-    else this.idle.push(worker);
+    else {
+      worker.unref();
+      this.idle.push(worker);
+    }
   }
 
   /** Stops every worker. */
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
+}
+
+let shared: LazWorkerPool | null = null;
+
+/**
+ * The process-wide pool (workers compile the WASM module once, so they are
+ * kept between files; idle workers do not keep the process alive).
+ */
+export function sharedLazPool(size: number): LazWorkerPool {
+  if (!shared || shared.size < size) {
+    void shared?.close();
+    shared = new LazWorkerPool(size);
+  }
+  return shared;
 }

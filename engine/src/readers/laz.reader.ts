@@ -6,7 +6,7 @@ import type { ByteSource } from './byte-source.js';
 import type { LasHeader } from './las-header.js';
 import { type LazChunk, readLazChunkTable } from './laz-chunk-table.js';
 import { decodeLazChunk } from './laz-decode.mjs';
-import { LazWorkerPool } from './laz-worker-pool.js';
+import { sharedLazPool } from './laz-worker-pool.js';
 import {
   outsideBounds,
   type PointCloudReader,
@@ -52,7 +52,7 @@ async function* readLaz(
   if (outsideBounds(header, options.bbox)) return;
   const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_CHUNK_SIZE));
   const workers = Math.min(options.workers ?? availableParallelism(), chunks.length < MIN_CHUNKS_FOR_WORKERS ? 0 : 16);
-  const pool = workers > 0 ? new LazWorkerPool(workers) : null;
+  const pool = workers > 0 ? sharedLazPool(workers) : null;
   const { pointFormat, recordLength } = header;
   const decodeOne = async (index: number): Promise<Uint8Array> => {
     const chunk = chunks[index]!;
@@ -91,6 +91,5 @@ async function* readLaz(
     throw new InvalidInput('laz', `cannot decompress: ${(error as Error).message}`, header.pointDataOffset);
   } finally {
     await Promise.allSettled(inFlight);
-    await pool?.close();
   }
 }

@@ -1,0 +1,136 @@
+/**
+ * `npm run bench -- read [--points N]`: points/s reading LAS and LAZ with the
+ * engine readers, next to the time to merely read the same bytes from disk
+ * (cold: page cache dropped when permitted; warm: cached), as a ratio.
+ *
+ * LAS input: >= 20 M points, copies of the bcts mosaic (generated once).
+ * LAZ input: no LAZ encoder is available in Node (laz-perf on npm only
+ * decodes), so the LAZ figure decodes the 12 real LAZ files repeatedly until
+ * >= 20 M points, once on one thread and once over worker threads.
+ */
+import { writeFileSync } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { openPointCloud } from '@nuage/engine/readers/index.js';
+import { realFile } from '@nuage/fixtures/real-data.js';
+import { ensureMosaicLas, REAL_LAZ_FILES } from '../data/big-inputs.js';
+import type { BenchSuite } from '../main.js';
+
+function dropCaches(): boolean {
+  try {
+    writeFileSync('/proc/sys/vm/drop_caches', '3');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads files sequentially through a file handle in `bufferBytes` pieces; returns seconds. */
+async function rawRead(paths: string[], bufferBytes: number): Promise<number> {
+  const buffer = new Uint8Array(bufferBytes);
+  const start = performance.now();
+  for (const file of paths) {
+    const handle = await open(file, 'r');
+    let position = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, bufferBytes, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+    }
+    await handle.close();
+  }
+  return (performance.now() - start) / 1000;
+}
+
+/** Streams every point of the files through the engine reader; returns seconds and points. */
+async function engineRead(paths: string[], workers?: number): Promise<{ seconds: number; points: number }> {
+  const start = performance.now();
+  let points = 0;
+  for (const file of paths) {
+    const reader = await openPointCloud(file);
+    for await (const chunk of reader.read(workers === undefined ? {} : { workers })) points += chunk.count;
+    await reader.close();
+  }
+  return { seconds: (performance.now() - start) / 1000, points };
+}
+
+const round = (v: number, d = 3) => Number(v.toFixed(d));
+
+const suite = {
+  description: 'LAS/LAZ read throughput (points/s) against raw disk reads of the same bytes',
+  async run(args: string[]) {
+    const at = args.indexOf('--points');
+    const minPoints = at >= 0 ? Number(args[at + 1]) : 20_000_000;
+    const las = await ensureMosaicLas(minPoints);
+    const lasPoints = las.pointCount;
+    const bufferBytes = 65536 * 30;
+
+    const cold = dropCaches();
+    const lasRawCold = await rawRead([las.path], bufferBytes);
+    if (cold) dropCaches();
+    const lasEngineCold = await engineRead([las.path]);
+    await rawRead([las.path], bufferBytes); // warm the cache
+    const lasRawWarm = await rawRead([las.path], bufferBytes);
+    const lasEngineWarm = await engineRead([las.path]);
+
+    const lazPaths: string[] = [];
+    let lazPoints = 0;
+    while (lazPoints < minPoints) {
+      for (const name of REAL_LAZ_FILES) {
+        const reader = await openPointCloud(realFile(name));
+        lazPoints += reader.header.pointCount;
+        await reader.close();
+        lazPaths.push(realFile(name));
+      }
+    }
+    let lazBytes = 0;
+    for (const p of lazPaths) lazBytes += (await stat(p)).size;
+    if (cold) dropCaches();
+    const lazRawCold = await rawRead(lazPaths, bufferBytes);
+    await rawRead(lazPaths, bufferBytes);
+    const lazRawWarm = await rawRead(lazPaths, bufferBytes);
+    const lazOneThread = await engineRead(lazPaths, 0);
+    const cores = availableParallelism();
+    const lazWorkers = await engineRead(lazPaths, cores);
+
+    const lasRate = (s: number) => round(lasPoints / s / 1e6);
+    return {
+      cacheDrop: cold ? 'dropped with /proc/sys/vm/drop_caches' : 'not permitted: cold figures are warm',
+      cores,
+      las: {
+        file: las.path,
+        points: lasPoints,
+        bytes: las.bytes,
+        rawColdSeconds: round(lasRawCold),
+        rawWarmSeconds: round(lasRawWarm),
+        engineColdSeconds: round(lasEngineCold.seconds),
+        engineWarmSeconds: round(lasEngineWarm.seconds),
+        rawColdMBps: round(las.bytes / lasRawCold / 1e6, 1),
+        rawWarmMBps: round(las.bytes / lasRawWarm / 1e6, 1),
+        engineColdMpointsPerSecond: lasRate(lasEngineCold.seconds),
+        engineWarmMpointsPerSecond: lasRate(lasEngineWarm.seconds),
+        rawEquivalentColdMpointsPerSecond: lasRate(lasRawCold),
+        rawEquivalentWarmMpointsPerSecond: lasRate(lasRawWarm),
+        ratioCold: round(lasRawCold / lasEngineCold.seconds),
+        ratioWarm: round(lasRawWarm / lasEngineWarm.seconds),
+        target: 'ratio >= 0.8',
+      },
+      laz: {
+        input: `${REAL_LAZ_FILES.length} real LAZ files decoded ${lazPaths.length / REAL_LAZ_FILES.length} times (no LAZ encoder in Node)`,
+        points: lazOneThread.points,
+        compressedBytes: lazBytes,
+        rawColdSeconds: round(lazRawCold),
+        rawWarmSeconds: round(lazRawWarm),
+        oneThreadSeconds: round(lazOneThread.seconds),
+        workersSeconds: round(lazWorkers.seconds),
+        oneThreadMpointsPerSecond: round(lazOneThread.points / lazOneThread.seconds / 1e6),
+        workersMpointsPerSecond: round(lazWorkers.points / lazWorkers.seconds / 1e6),
+        speedup: round(lazOneThread.seconds / lazWorkers.seconds, 2),
+        ratioToRawCold: round(lazRawCold / lazOneThread.seconds),
+        target: '>= 1.5 M points/s on one core, >= 1.8x that on 2 cores',
+      },
+    };
+  },
+} satisfies BenchSuite;
+
+export default suite;
