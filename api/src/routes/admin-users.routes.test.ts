@@ -207,12 +207,14 @@ describe('the last admin', () => {
       await blocker.query("SELECT id FROM users WHERE 'admin' = ANY (roles) FOR UPDATE");
       const demoteB = race.app.request(`/api/users/${b}/role`, send('PATCH', { roles: ['user'] }, bearer(tokenA)));
       const demoteA = race.app.request(`/api/users/${a}/role`, send('PATCH', { roles: ['user'] }, bearer(tokenB)));
-      for (let i = 0; ; i++) {
-        const { rows } = await blocker.query<{ n: number }>(
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        // Outside the blocker's transaction: pg_stat_activity is a snapshot per transaction.
+        const { rows } = await race.tdb.pool.query<{ n: number }>(
           "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
         );
         if (rows[0]!.n >= 2) break;
-        if (i > 200) throw new Error('the two demotions never waited on the admin rows');
+        if (Date.now() > deadline) throw new Error('the two demotions never waited on the admin rows');
         await new Promise((r) => setTimeout(r, 25));
       }
       await blocker.query('COMMIT');

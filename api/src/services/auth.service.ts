@@ -23,7 +23,7 @@ import { renderMail } from '../mail/mail.templates.js';
 import { mailer } from '../mail/mailer.js';
 import { type Language, normalizeEmail, pickLanguage } from './account-rules/account.rules.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { countAttempt, RATE_RULES, releaseAttempt } from './rate-limit.service.js';
+import { countAttempt, RATE_RULES, releaseAttempts } from './rate-limit.service.js';
 import {
   hashMailToken,
   MAX_SESSION_MS,
@@ -188,7 +188,7 @@ export function createAuthService(deps: AppDeps) {
     try {
       return [byIp, await countAttempt(db, RATE_RULES.mailAddress, email)];
     } catch (err) {
-      await releaseAttempt(db, byIp);
+      await releaseAttempts(db, byIp);
       throw err;
     }
   }
@@ -208,14 +208,14 @@ export function createAuthService(deps: AppDeps) {
       try {
         byAccount = await countAttempt(db, RATE_RULES.loginAccount, email);
       } catch (err) {
-        await releaseAttempt(db, byIp);
+        await releaseAttempts(db, byIp);
         throw err;
       }
       const user = await findUserByEmail(db, email);
       const ok = await verifyPassword(user?.password_hash ?? (await getDummyHash()), input.password);
       if (!user || !ok) throw new AppError(401, 'INVALID_CREDENTIALS', 'invalid email or password');
       // A successful login is not a failed attempt.
-      await Promise.all([releaseAttempt(db, byIp), releaseAttempt(db, byAccount)]);
+      await releaseAttempts(db, byIp, byAccount);
       if (user.activation_pending) {
         throw new AppError(403, 'ACCOUNT_NOT_ACTIVATED', 'the account is not activated: follow the link in its mail');
       }
@@ -315,7 +315,7 @@ export function createAuthService(deps: AppDeps) {
       } catch (err) {
         // A mail that could not go out does not use up the user's tries.
         if (err instanceof AppError && err.code === 'RESET_MAIL_FAILED') {
-          await Promise.all(attempts.map((id) => releaseAttempt(db, id)));
+          await releaseAttempts(db, ...attempts);
         }
         throw err;
       }
@@ -352,7 +352,7 @@ export function createAuthService(deps: AppDeps) {
         }
       } catch (err) {
         if (err instanceof AppError && err.code === 'ACTIVATION_MAIL_FAILED') {
-          await Promise.all(attempts.map((id) => releaseAttempt(db, id)));
+          await releaseAttempts(db, ...attempts);
         }
         throw err;
       }

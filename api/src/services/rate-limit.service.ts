@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { forgetAttempt, pruneAttempts, reserveAttempt } from '../db/queries/auth-attempts.queries.js';
+import { forgetAttempts, pruneAttempts, reserveAttempt } from '../db/queries/auth-attempts.queries.js';
 import type { Database } from '../db/types.js';
 import { AppError } from '../errors.js';
 
@@ -30,7 +30,7 @@ export const RATE_RULES = {
 /**
  * Counts one attempt against a rule, or throws 429 TOO_MANY_ATTEMPTS with the
  * seconds to wait (the route sets Retry-After from `details.retryAfterSeconds`).
- * @returns the attempt's id, to un-count it with {@link releaseAttempt}.
+ * @returns the attempt's id, to un-count it with {@link releaseAttempts}.
  */
 export async function countAttempt(db: Kysely<Database>, rule: RateRule, subject: string): Promise<string> {
   if (Math.random() < 0.01) await pruneAttempts(db);
@@ -43,7 +43,7 @@ export async function countAttempt(db: Kysely<Database>, rule: RateRule, subject
   return r.id;
 }
 
-/** Un-counts an attempt (it turned out not to be a failure). */
-export function releaseAttempt(db: Kysely<Database>, id: string): Promise<void> {
-  return forgetAttempt(db, id);
+/** Un-counts attempts (they turned out not to be failures), in one statement. */
+export function releaseAttempts(db: Kysely<Database>, ...ids: string[]): Promise<void> {
+  return forgetAttempts(db, ids);
 }

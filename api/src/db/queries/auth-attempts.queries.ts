@@ -44,9 +44,10 @@ export async function reserveAttempt(
   });
 }
 
-/** Un-counts an attempt (a login that turned out to succeed is not a failure). */
-export async function forgetAttempt(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('auth_attempts').where('id', '=', id).execute();
+/** Un-counts attempts (a login that turned out to succeed is not a failure). */
+export async function forgetAttempts(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('auth_attempts').where('id', 'in', ids).execute();
 }
 
 /** Deletes attempts older than any window (a day). */

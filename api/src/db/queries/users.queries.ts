@@ -235,21 +235,20 @@ export async function listUsers(db: Db, q: UserListQuery): Promise<{ count: numb
     ownedProjectsCount: sql`coalesce(pc.projects, 0)`,
   }[q.sortBy];
   const direction = q.order === 'ASC' ? sql`ASC NULLS FIRST` : sql`DESC NULLS LAST`;
-  const [rows, total] = await Promise.all([
-    withCounts(db)
-      .where(filter)
-      .orderBy(sql`${sortExpr} ${direction}`)
-      .orderBy('users.id', q.order === 'ASC' ? 'asc' : 'desc')
-      .limit(q.limit)
-      .offset(q.offset)
-      .execute(),
-    db
-      .selectFrom('users')
-      .leftJoin('user_project_counts as pc', 'pc.user_id', 'users.id')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where(filter)
-      .executeTakeFirstOrThrow(),
-  ]);
+  // One query after the other: the embedded database serves one statement at a time.
+  const rows = await withCounts(db)
+    .where(filter)
+    .orderBy(sql`${sortExpr} ${direction}`)
+    .orderBy('users.id', q.order === 'ASC' ? 'asc' : 'desc')
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+  const total = await db
+    .selectFrom('users')
+    .leftJoin('user_project_counts as pc', 'pc.user_id', 'users.id')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where(filter)
+    .executeTakeFirstOrThrow();
   return { count: Number(total.n), rows };
 }
 
