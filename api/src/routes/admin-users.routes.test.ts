@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, insertUser, json, login, PASSWORD, send } from '../../test/accounts.js';
@@ -71,6 +72,20 @@ describe('GET /api/users (table contract)', () => {
         code: 'FORM_INVALID',
       });
     }
+  });
+});
+
+describe('owned projects', () => {
+  it('counts the projects a user owns, and sorts by that count', async () => {
+    const id = await insertUser(t, { email: 'surveyor@example.com', firstname: 'Sam' });
+    await sql`INSERT INTO projects (owner_id, name) VALUES (${id}, 'Quarry north'), (${id}, 'Quarry south')`.execute(
+      t.tdb.db,
+    );
+    const one = await json(await t.app.request(`/api/users/${id}`, asAdmin()));
+    expect(one.ownedProjectsCount).toBe(2);
+    const top = await json(await t.app.request('/api/users?sortBy=ownedProjectsCount&order=DESC&limit=1', asAdmin()));
+    expect(top.results[0]).toMatchObject({ email: 'surveyor@example.com', ownedProjectsCount: 2 });
+    await sql`DELETE FROM users WHERE id = ${id}`.execute(t.tdb.db);
   });
 });
 
