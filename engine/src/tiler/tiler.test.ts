@@ -1,6 +1,8 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+// @ts-expect-error gltf-validator ships no types
+import validator from 'gltf-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticTilerInput } from './synthetic-input.js';
 import { tileInput } from './tiler.js';
@@ -53,6 +55,35 @@ describe('tileInput on a synthetic cloud', () => {
     expect(stats.points).toBe(1_600_000);
     expect(stats.hasColor).toBe(false);
     expect(stats.worstBoxExcess).toBeLessThan(0.01);
+  });
+
+  it('splits oversized buckets on disk and still writes every point once', async () => {
+    const out = path.join(dir, 'split');
+    const input = syntheticTilerInput({ count: 400_000, side: 300, seed: 11 });
+    const r = await tileInput(
+      input,
+      out,
+      { workers: 2, maxPoints: 5_000 },
+      {},
+      {
+        bucketTarget: 20_000,
+        bucketLimit: 40_000,
+        singleBucketMax: 10_000,
+      },
+    );
+    expect(r.bucketDepth).toBeGreaterThanOrEqual(2);
+    expect(r.pointCount).toBe(400_000);
+    const stats = await inspectTileset(r.tilesetPath);
+    expect(stats.points).toBe(400_000);
+    expect(stats.worstBoxExcess).toBeLessThan(0.01);
+    // Every content is valid glTF.
+    const files = await readdir(path.join(out, 'content'));
+    for (const f of files.slice(0, 40)) {
+      const report = (await validator.validateBytes(new Uint8Array(await readFile(path.join(out, 'content', f))))) as {
+        issues: { numErrors: number; numWarnings: number };
+      };
+      expect(report.issues.numErrors + report.issues.numWarnings, f).toBe(0);
+    }
   });
 
   it('stops splitting at the minimum node size', async () => {

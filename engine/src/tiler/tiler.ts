@@ -70,14 +70,32 @@ export interface TileResult {
   classCounts: Record<number, number>;
   hasColor: boolean;
   durationMs: number;
+  /** Wall time of each phase: reading + reprojecting + bucketing, building subtrees and contents, tileset JSON. */
+  phases: { readAndBucketMs: number; buildMs: number; tilesetMs: number };
+  /** Octree depth of the disk buckets (0: one bucket). */
+  bucketDepth: number;
   /** Largest error of the interpolated reprojection against the exact transform, metres (0 when exact). */
   reprojectionError: number;
 }
 
-/** Target points of one bucket built in memory by a worker (≈ 100 MB of worker memory). */
-const BUCKET_TARGET = 1_500_000;
-/** A bucket above this is split on disk before building. */
-const BUCKET_LIMIT = 4_000_000;
+/**
+ * Internal sizes of the out-of-core build (defaults suit production; tests
+ * shrink them to exercise every path on small inputs).
+ */
+export interface TilerTuning {
+  /** Target points of one bucket built in memory by a worker (≈ 60 bytes a point of worker memory). */
+  bucketTarget: number;
+  /** A bucket above this is split on disk (8 ways, recursively) before building. */
+  bucketLimit: number;
+  /** Inputs up to this size are not bucketed by position (a single bucket). */
+  singleBucketMax: number;
+}
+
+export const DEFAULT_TUNING: TilerTuning = {
+  bucketTarget: 1_500_000,
+  bucketLimit: 4_000_000,
+  singleBucketMax: 1_000_000,
+};
 
 function checkAbort(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new Cancelled();
@@ -149,7 +167,7 @@ class BucketWriter {
   readonly counts: Float64Array;
   private readonly blocks: (PointBlock | undefined)[];
   private readonly chains = new Map<number, Promise<void>>();
-  private pending = 0;
+  private readonly inFlight = new Set<Promise<void>>();
   private failure: unknown;
   constructor(
     readonly dir: string,
@@ -181,21 +199,21 @@ class BucketWriter {
   private seal(id: number, b: PointBlock): void {
     this.counts[id]! += b.count;
     const bytes = encodeBlock(b);
-    this.pending++;
-    const chain = (this.chains.get(id) ?? Promise.resolve())
+    const write: Promise<void> = (this.chains.get(id) ?? Promise.resolve())
       .then(() => appendFile(this.file(id), bytes))
       .catch((error: unknown) => {
         this.failure ??= error;
       })
       .finally(() => {
-        this.pending--;
+        this.inFlight.delete(write);
       });
-    this.chains.set(id, chain);
+    this.inFlight.add(write);
+    this.chains.set(id, write);
   }
 
-  /** Waits while too many appends are in flight (keeps memory bounded when the disk is slow). */
+  /** Waits while too many appends are in flight (keeps memory bounded when the disk is slower than the reader). */
   async drain(): Promise<void> {
-    while (this.pending > MAX_PENDING_WRITES) await Promise.race(this.chains.values());
+    while (this.inFlight.size > MAX_PENDING_WRITES) await Promise.race(this.inFlight);
     if (this.failure) throw this.failure;
   }
 
@@ -231,10 +249,10 @@ function bucketId(a: NodeAddress): number {
   return (((a.x << a.d) | a.y) << a.d) | a.z;
 }
 
-/** Depth at which points are bucketed to disk: buckets of about BUCKET_TARGET points on a surface-like cloud. */
-export function bucketDepth(pointCount: number, maxDepth: number): number {
-  if (pointCount <= 1_000_000) return 0;
-  const d = Math.ceil(Math.log(pointCount / BUCKET_TARGET) / Math.log(4));
+/** Depth at which points are bucketed to disk: buckets of about `bucketTarget` points on a surface-like cloud. */
+export function bucketDepth(pointCount: number, maxDepth: number, tuning: TilerTuning = DEFAULT_TUNING): number {
+  if (pointCount <= tuning.singleBucketMax || maxDepth === 0) return 0;
+  const d = Math.ceil(Math.log(pointCount / tuning.bucketTarget) / Math.log(4));
   return Math.max(1, Math.min(d, 5, maxDepth));
 }
 
@@ -250,6 +268,7 @@ export async function tileInput(
   outDir: string,
   optionsInput: TilerOptionsInput = {},
   ctx: StepContext = {},
+  tuning: TilerTuning = DEFAULT_TUNING,
 ): Promise<TileResult> {
   const started = Date.now();
   const options = resolveTilerOptions(optionsInput);
@@ -261,7 +280,7 @@ export async function tileInput(
   const params: BuildParams = { space, maxPoints: options.maxPoints, minNodeSize: options.minNodeSize, gridBits };
   let maxSplitDepth = 0;
   while (canSplit(params, maxSplitDepth)) maxSplitDepth++;
-  const depth = bucketDepth(input.pointCount, maxSplitDepth);
+  const depth = bucketDepth(input.pointCount, maxSplitDepth, tuning);
 
   await mkdir(path.join(outDir, 'content'), { recursive: true });
   const tmpRoot = ctx.tmpDir ?? os.tmpdir();
@@ -341,6 +360,7 @@ export async function tileInput(
     }
     await buckets.close();
     if (read === 0) throw new InvalidInput('points', 'the file holds no points: nothing to tile');
+    const bucketedAt = Date.now();
 
     const color: ColorMode = !input.hasColor || maxColor === 0 ? 'none' : maxColor <= 255 ? '8bit' : '16bit';
 
@@ -365,7 +385,7 @@ export async function tileInput(
 
     const buildBucket = async (a: NodeAddress, file: string, count: number): Promise<PointBlock> => {
       checkAbort(signal);
-      if (count > BUCKET_LIMIT && canSplit(params, a.d)) {
+      if (count > tuning.bucketLimit && canSplit(params, a.d)) {
         const prefix = path.join(tmp, `s${nodeKey(a)}`);
         const reply = await pool.run({ op: 'split', file, address: a, childPrefix: prefix });
         if (reply.op !== 'split') throw new Error('unexpected tiler reply');
@@ -420,6 +440,7 @@ export async function tileInput(
     rootSummary.count = rootPoints.count;
     if (rootPoints.count > 0) sink(root, rootPoints, identity(rootPoints.count));
     checkAbort(signal);
+    const builtAt = Date.now();
 
     // Tileset JSON.
     let tileCount = 0;
@@ -500,6 +521,8 @@ export async function tileInput(
       classCounts: classObj,
       hasColor: color !== 'none',
       durationMs: Date.now() - started,
+      phases: { readAndBucketMs: bucketedAt - started, buildMs: builtAt - bucketedAt, tilesetMs: Date.now() - builtAt },
+      bucketDepth: depth,
       reprojectionError: toLocal.maxError,
     };
   } finally {

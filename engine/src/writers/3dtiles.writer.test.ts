@@ -1,0 +1,96 @@
+// @ts-expect-error gltf-validator ships no types
+import validator from 'gltf-validator';
+import { describe, expect, it } from 'vitest';
+import { encodePointCloudGlb, packGlb } from './3dtiles.writer.js';
+
+interface Issues {
+  numErrors: number;
+  numWarnings: number;
+  messages: { code: string; message: string }[];
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: test reads arbitrary glTF JSON
+type Json = any;
+
+function parseGlb(glb: Uint8Array): { json: Json; bin: Uint8Array } {
+  const dv = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  expect(dv.getUint32(0, true)).toBe(0x46546c67);
+  expect(dv.getUint32(8, true)).toBe(glb.byteLength);
+  const jsonLength = dv.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength)));
+  const binLength = dv.getUint32(20 + jsonLength, true);
+  return { json, bin: glb.subarray(28 + jsonLength, 28 + jsonLength + binLength) };
+}
+
+function content(n: number, withColor: boolean) {
+  const positions = new Float32Array(n * 3);
+  const intensity = new Uint16Array(n);
+  const classification = new Uint8Array(n);
+  const rgba = new Uint8Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    positions.set([i * 0.5 - 10, (i % 7) - 3, -i * 0.25], i * 3);
+    intensity[i] = 1000 + i * 3;
+    classification[i] = [2, 5, 6][i % 3]!;
+    rgba.set([i % 256, 10, 200, 255], i * 4);
+  }
+  return {
+    count: n,
+    positions,
+    translation: [4_500_000.5, 4_480_000.25, -394_000.125] as [number, number, number],
+    intensity,
+    classification,
+    ...(withColor ? { rgba } : {}),
+  };
+}
+
+describe('3D Tiles writer: point GLB', () => {
+  for (const withColor of [true, false]) {
+    it(`passes the Khronos glTF validator (${withColor ? 'with' : 'without'} colour)`, async () => {
+      const glb = encodePointCloudGlb(content(101, withColor));
+      const report = (await validator.validateBytes(glb)) as { issues: Issues };
+      const problems = report.issues.messages.filter((m) => m.code !== 'UNSUPPORTED_EXTENSION');
+      expect(problems).toEqual([]);
+      expect(report.issues.numErrors).toBe(0);
+      expect(report.issues.numWarnings).toBe(0);
+    });
+  }
+
+  it('declares Classification and Intensity as EXT_structural_metadata property attributes', () => {
+    const c = content(10, true);
+    const { json, bin } = parseGlb(encodePointCloudGlb(c));
+    expect(json.extensionsUsed).toEqual(['EXT_structural_metadata']);
+    const meta = json.extensions.EXT_structural_metadata;
+    const props = meta.schema.classes.point.properties;
+    expect(props.Classification).toMatchObject({ type: 'SCALAR', componentType: 'UINT8' });
+    expect(props.Intensity).toMatchObject({ type: 'SCALAR', componentType: 'UINT16' });
+    expect(meta.propertyAttributes[0].properties).toEqual({
+      Classification: { attribute: '_CLASSIFICATION' },
+      Intensity: { attribute: '_INTENSITY' },
+    });
+    const prim = json.meshes[0].primitives[0];
+    expect(prim.mode).toBe(0);
+    expect(prim.extensions.EXT_structural_metadata.propertyAttributes).toEqual([0]);
+    expect(json.nodes[0].translation).toEqual([4_500_000.5, 4_480_000.25, -394_000.125]);
+    // The attribute bytes hold the values (4-byte stride).
+    const cls = json.accessors[prim.attributes._CLASSIFICATION];
+    const clsView = json.bufferViews[cls.bufferView];
+    expect(cls.componentType).toBe(5121);
+    expect(clsView.byteStride).toBe(4);
+    expect([0, 1, 2, 3].map((i) => bin[clsView.byteOffset + i * 4])).toEqual([2, 5, 6, 2]);
+    const int = json.accessors[prim.attributes._INTENSITY];
+    const intView = json.bufferViews[int.bufferView];
+    const dv = new DataView(bin.buffer, bin.byteOffset);
+    expect(dv.getUint16(intView.byteOffset + 4 * 9, true)).toBe(1027);
+    const pos = json.accessors[prim.attributes.POSITION];
+    expect(pos.min).toEqual([-10, -3, -2.25]);
+    expect(pos.max).toEqual([-5.5, 3, 0]);
+    const col = json.accessors[prim.attributes.COLOR_0];
+    expect(col).toMatchObject({ componentType: 5121, normalized: true, type: 'VEC4' });
+  });
+
+  it('refuses an empty content and pads chunks to 4 bytes', () => {
+    expect(() => encodePointCloudGlb(content(0, false))).toThrow(RangeError);
+    const glb = packGlb({ asset: { version: '2.0' } }, new Uint8Array(5));
+    expect(glb.byteLength % 4).toBe(0);
+  });
+});
