@@ -288,10 +288,10 @@ export async function readLazChunkTable(source: ByteSource, header: LasHeader): 
   }
   if (!variable) {
     const needed = Math.ceil(header.pointCount / laszip.chunkSize);
-    if (needed > numberOfChunks) {
+    if (needed !== numberOfChunks) {
       throw new InvalidInput(
         'header.pointCount',
-        `${header.pointCount} points need ${needed} chunks of ${laszip.chunkSize} but the file has ${numberOfChunks} (declared points cannot fit)`,
+        `${header.pointCount} points make ${needed} chunks of ${laszip.chunkSize} but the file has ${numberOfChunks} (declared points cannot fit)`,
         header.versionMinor >= 4 ? 247 : 107,
       );
     }

@@ -6,3 +6,13 @@ export function decodeLazChunk(
   pointCount: number,
 ): Promise<Uint8Array>;
 export function getLazPerf(): Promise<unknown>;
+/** An open compressed chunk decoded n records at a time. */
+export interface LazChunkStream {
+  read(n: number): Uint8Array;
+  close(): void;
+}
+export function openLazChunk(
+  compressed: Uint8Array,
+  pointFormat: number,
+  recordLength: number,
+): Promise<LazChunkStream>;

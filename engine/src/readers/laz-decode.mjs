@@ -33,3 +33,48 @@ export async function decodeLazChunk(compressed, pointFormat, recordLength, poin
     lazPerf._free(out);
   }
 }
+
+/**
+ * Opens a compressed chunk for incremental decoding: `read(n)` returns the
+ * next n raw records, so a huge (or corrupt) chunk never has to be decoded
+ * whole. `close()` frees the WASM memory.
+ */
+export async function openLazChunk(compressed, pointFormat, recordLength) {
+  const lazPerf = await getLazPerf();
+  const blob = lazPerf._malloc(compressed.byteLength + 1024);
+  const point = lazPerf._malloc(recordLength);
+  const decoder = new lazPerf.ChunkDecoder();
+  let out = 0;
+  let outCapacity = 0;
+  let closed = false;
+  try {
+    lazPerf.HEAPU8.set(compressed, blob);
+    lazPerf.HEAPU8.fill(0, blob + compressed.byteLength, blob + compressed.byteLength + 1024);
+    decoder.open(pointFormat, recordLength, blob);
+  } catch (error) {
+    decoder.delete();
+    lazPerf._free(blob);
+    lazPerf._free(point);
+    throw error;
+  }
+  return {
+    read(n) {
+      const bytes = n * recordLength;
+      if (bytes > outCapacity) {
+        if (out) lazPerf._free(out);
+        out = lazPerf._malloc(bytes);
+        outCapacity = bytes;
+      }
+      for (let i = 0, p = out; i < n; i++, p += recordLength) decoder.getPoint(p);
+      return lazPerf.HEAPU8.slice(out, out + bytes);
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      decoder.delete();
+      lazPerf._free(blob);
+      lazPerf._free(point);
+      if (out) lazPerf._free(out);
+    },
+  };
+}

@@ -5,7 +5,7 @@ import type { CrsInfo } from '../crs/index.js';
 import type { ByteSource } from './byte-source.js';
 import type { LasHeader } from './las-header.js';
 import { type LazChunk, readLazChunkTable } from './laz-chunk-table.js';
-import { decodeLazChunk } from './laz-decode.mjs';
+import { openLazChunk } from './laz-decode.mjs';
 import { sharedLazPool } from './laz-worker-pool.js';
 import {
   outsideBounds,
@@ -54,22 +54,50 @@ async function* readLaz(
   const workers = Math.min(options.workers ?? availableParallelism(), chunks.length < MIN_CHUNKS_FOR_WORKERS ? 0 : 16);
   const pool = workers > 0 ? sharedLazPool(workers) : null;
   const { pointFormat, recordLength } = header;
-  const decodeOne = async (index: number): Promise<Uint8Array> => {
-    const chunk = chunks[index]!;
-    const compressed = await source.read(chunk.offset, chunk.byteLength);
-    try {
-      return pool
-        ? await pool.decode(compressed, pointFormat, recordLength, chunk.pointCount)
-        : await decodeLazChunk(compressed, pointFormat, recordLength, chunk.pointCount);
-    } catch (error) {
-      if (error instanceof EngineError) throw error;
-      throw new InvalidInput(`laz.chunk[${index}]`, `cannot decompress: ${(error as Error).message}`, chunk.offset);
-    }
-  };
   const inFlight: Promise<Uint8Array>[] = [];
-  const depth = pool ? workers * 2 : 1;
-  let next = 0;
+  const wrap = (error: unknown, index: number): never => {
+    if (error instanceof EngineError) throw error;
+    throw new InvalidInput(
+      `laz.chunk[${index}]`,
+      `cannot decompress: ${(error as Error).message}`,
+      chunks[index]!.offset,
+    );
+  };
+  const emit = (records: Uint8Array, n: number) => recordsToChunk(records, n, header, options.bbox);
   try {
+    if (!pool) {
+      // Inline: decode each chunk incrementally, chunkSize records at a time.
+      for (let index = 0; index < chunks.length; index++) {
+        const chunk = chunks[index]!;
+        const compressed = await source.read(chunk.offset, chunk.byteLength);
+        const stream = await openLazChunk(compressed, pointFormat, recordLength).catch((e) => wrap(e, index));
+        try {
+          for (let start = 0; start < chunk.pointCount; start += chunkSize) {
+            throwIfAborted(options.signal);
+            const n = Math.min(chunkSize, chunk.pointCount - start);
+            let records: Uint8Array;
+            try {
+              records = stream.read(n);
+            } catch (error) {
+              wrap(error, index);
+            }
+            const out = emit(records!, n);
+            if (out.count > 0) yield out;
+          }
+        } finally {
+          stream.close();
+        }
+      }
+      return;
+    }
+    // Workers: whole chunks decode in parallel, yielded in file order.
+    const decodeOne = async (index: number): Promise<Uint8Array> => {
+      const chunk = chunks[index]!;
+      const compressed = await source.read(chunk.offset, chunk.byteLength);
+      return pool.decode(compressed, pointFormat, recordLength, chunk.pointCount).catch((e) => wrap(e, index));
+    };
+    const depth = workers * 2;
+    let next = 0;
     for (let index = 0; index < chunks.length; index++) {
       while (next < chunks.length && inFlight.length < depth) {
         const promise = decodeOne(next++);
@@ -81,9 +109,8 @@ async function* readLaz(
       const count = chunks[index]!.pointCount;
       for (let start = 0; start < count; start += chunkSize) {
         const n = Math.min(chunkSize, count - start);
-        const piece = records.subarray(start * recordLength, (start + n) * recordLength);
-        const chunk = recordsToChunk(piece, n, header, options.bbox);
-        if (chunk.count > 0) yield chunk;
+        const out = emit(records.subarray(start * recordLength, (start + n) * recordLength), n);
+        if (out.count > 0) yield out;
       }
     }
   } catch (error) {
