@@ -12,10 +12,18 @@ import type { AppDeps, AppEnv } from './context.js';
 import { AppError, type ErrorBody } from './errors.js';
 import { authContext } from './middleware/auth.js';
 import { serveOpenApiDocument } from './openapi/document.js';
+import { adminJobsRoutes } from './routes/admin-jobs.routes.js';
 import { adminUsersRoutes } from './routes/admin-users.routes.js';
+import { assetsRoutes } from './routes/assets.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
+import { globalParametersRoutes } from './routes/global-parameters.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
+import { jobsRoutes } from './routes/jobs.routes.js';
 import { ogcRoutes } from './routes/ogc.routes.js';
+import { ogcFeaturesRoutes } from './routes/ogc-features.routes.js';
+import { projectsRoutes } from './routes/projects.routes.js';
+import { shareRoutes } from './routes/share.routes.js';
+import { tilesRoutes } from './routes/tiles.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
 
 /** Folder of the built web app (`npm run build -w web`). */
@@ -27,6 +35,12 @@ const apiGroups: Array<(deps: AppDeps) => Hono<AppEnv>> = [
   authRoutes,
   usersRoutes, // before adminUsersRoutes: /users/current must not reach /users/{id}
   adminUsersRoutes,
+  shareRoutes, // before projectsRoutes: /projects/from-share-token must not reach /projects/{id}
+  projectsRoutes,
+  jobsRoutes,
+  assetsRoutes,
+  adminJobsRoutes,
+  globalParametersRoutes,
 ];
 
 /**
@@ -73,6 +87,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   );
   app.route('/api', api);
   app.route('/ogc', ogcRoutes(deps));
+  app.route('/ogc', ogcFeaturesRoutes(deps));
+  app.route('/tiles', tilesRoutes(deps));
 
   if (existsSync(WEB_DIST)) {
     const root = path.relative(process.cwd(), WEB_DIST) || '.';

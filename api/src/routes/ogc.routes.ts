@@ -21,6 +21,7 @@ export function ogcRoutes(deps: AppDeps) {
         links: [
           { href: `${base}/`, rel: 'self', type: 'application/json', title: 'this document' },
           { href: `${base}/conformance`, rel: 'conformance', type: 'application/json', title: 'conformance classes' },
+          { href: `${base}/collections`, rel: 'data', type: 'application/json', title: 'feature collections' },
         ],
       }),
     )

@@ -2,7 +2,7 @@ import type { AppDeps } from '../context.js';
 import type { AssetFileRow, AssetRow, LayerRow } from '../db/queries/assets.queries.js';
 import type { JobRow } from '../db/queries/jobs.queries.js';
 import type { ProjectRow } from '../db/queries/projects.queries.js';
-import type { AssetType, JobKind, LayerType } from '../db/types.js';
+import type { AssetStatus, AssetType, JobKind, JobState, LayerType, ProjectStatus } from '../db/types.js';
 import { signedTilesBase } from './tiles.service.js';
 
 /** Layer order of spec §3. */
@@ -71,7 +71,7 @@ export interface AssetDto {
   id: string;
   layerId: string;
   type: AssetType;
-  status: string;
+  status: AssetStatus;
   name: string;
   storage: 'CESIUM_ION' | 'CUSTOM_TILING';
   tilingType: 'GOCESIUM_TILER' | 'PY3DTILES' | null;
@@ -95,7 +95,7 @@ export interface LayerDto {
 
 export interface JobSummaryDto {
   id: string;
-  state: string;
+  state: JobState;
   step: string | null;
   percentage: number;
   errorCode: string | null;
@@ -106,7 +106,7 @@ export interface JobSummaryDto {
 export interface ProjectDto {
   id: string;
   name: string;
-  status: string;
+  status: ProjectStatus;
   lasName: string | null;
   /** Covered area in hectares. */
   area: number | null;

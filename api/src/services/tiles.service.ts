@@ -19,12 +19,12 @@ export const TILE_URL_SECONDS = 6 * 3600;
 /** A tile prefix: `projects/<pid>/assets/<aid>/<run>/` (what tiling writes under). */
 const PREFIX = /^projects\/[A-Za-z0-9_-]{1,128}\/assets\/[A-Za-z0-9_-]{1,128}\/[A-Za-z0-9_-]{1,64}\/$/;
 
-/** Splits a tile path into its signed prefix (first four segments) and the rest. */
+/** Splits a tile path into its signed prefix (`projects/<pid>/assets/<aid>/<run>/`) and the rest. */
 export function splitTilePath(path: string): { prefix: string; rest: string } | null {
   const parts = path.split('/');
-  if (parts.length < 5) return null;
-  const prefix = `${parts.slice(0, 4).join('/')}/`;
-  const rest = parts.slice(4).join('/');
+  if (parts.length < 6) return null;
+  const prefix = `${parts.slice(0, 5).join('/')}/`;
+  const rest = parts.slice(5).join('/');
   if (!PREFIX.test(prefix) || rest === '') return null;
   return { prefix, rest };
 }

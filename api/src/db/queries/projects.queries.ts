@@ -21,17 +21,13 @@ function withOwner(db: Db) {
 
 /** Creates a project; null when the owner already has a project of that name (case-insensitive). */
 export async function insertProject(db: Db, p: { ownerId: string; name: string }): Promise<ProjectRow | null> {
-  try {
-    const row = await db
-      .insertInto('projects')
-      .values({ owner_id: p.ownerId, name: p.name })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return (await findProject(db, row.id)) ?? null;
-  } catch (err) {
-    if (isUniqueViolation(err, 'projects_owner_name_key')) return null;
-    throw err;
-  }
+  // ON CONFLICT rather than catching the violation: the insert runs inside a transaction.
+  const r = await sql<{ id: string }>`
+    INSERT INTO projects (owner_id, name) VALUES (${p.ownerId}, ${p.name})
+    ON CONFLICT (owner_id, lower(name)) DO NOTHING
+    RETURNING id`.execute(db);
+  const id = r.rows[0]?.id;
+  return id === undefined ? null : ((await findProject(db, id)) ?? null);
 }
 
 export function findProject(db: Db, id: string): Promise<ProjectRow | undefined> {

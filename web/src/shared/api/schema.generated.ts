@@ -663,7 +663,7 @@ export interface paths {
                         username: string;
                         /** @description At least one lower case, one upper case, one digit and one special character; not a common password. */
                         password: string;
-                        /** @description The token from the mail link. */
+                        /** @description The token from the mail link (required). */
                         token: string;
                     };
                 };
@@ -726,7 +726,7 @@ export interface paths {
                     "application/json": {
                         /** @description At least one lower case, one upper case, one digit and one special character; not a common password. */
                         password: string;
-                        /** @description The token from the mail link. */
+                        /** @description The token from the mail link (required). */
                         token: string;
                     };
                 };
@@ -776,7 +776,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description The token from the mail link. */
+                        /** @description The token from the mail link (required). */
                         token: string;
                         /**
                          * @description When given, must be the account of the token.
@@ -831,7 +831,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description The token from the mail link. */
+                    /** @description The token from the mail link (required). */
                     token: string;
                 };
                 header?: never;
@@ -1480,6 +1480,2123 @@ export interface paths {
         };
         trace?: never;
     };
+    "/projects/from-share-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project a share link opens (no account needed)
+         * @description Read-only view of one project with its layers and signed tile URLs. Use the same token with `tiles-supplier-url-from-shared-token` and `/ogc/...?token=`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The share token of the link. */
+                    token: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The shared project */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Project"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: SHARE_TOKEN_INVALID */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/share-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create (or replace) the share token of a project
+         * @description A new token replaces the old one: the old link stops working.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The token and the web link it opens */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShareToken"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * Revoke the share token of a project
+         * @description The link stops opening the project at once; tile URLs already handed out expire within 6 h.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My projects (table contract) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows per page. */
+                    limit?: number;
+                    offset?: number | null;
+                    sortBy?: "id" | "name" | "status" | "creationDate" | "area" | "lidarPointCount" | "lasName" | "creatorEmail";
+                    order?: "ASC" | "DESC";
+                    /** @description Case-insensitive text search. */
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of your projects (no layers) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProjectPage"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a project
+         * @description Creates an empty project with its point cloud layer; then ask for an upload URL (POST /assets/upload-signed-url with that layer id).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NewProject"];
+                };
+            };
+            responses: {
+                /** @description The project, with its layers */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Project"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, PROJECT_NAME_REQUIRED, PROJECT_NAME_TOO_LONG, PROJECT_NAME_SLASH */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: MAX_PROJECTS_REACHED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: DUPLICATE_PROJECT_NAME */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project with its layers, assets and latest jobs */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The project */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Project"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a project and every file it has */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted (rows and stored files) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename a project */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ProjectPatch"];
+                };
+            };
+            responses: {
+                /** @description The renamed project */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Project"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, PROJECT_NAME_REQUIRED, PROJECT_NAME_TOO_LONG, PROJECT_NAME_SLASH, FIELD_NOT_EDITABLE */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: DUPLICATE_PROJECT_NAME */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/admin/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every project (admin, table contract) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows per page. */
+                    limit?: number;
+                    offset?: number | null;
+                    sortBy?: "id" | "name" | "status" | "creationDate" | "area" | "lidarPointCount" | "lasName" | "creatorEmail";
+                    order?: "ASC" | "DESC";
+                    /** @description Case-insensitive text search. */
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of projects */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProjectPage"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Any project (admin view) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The project */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Project"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Process a project with the form’s options
+         * @description Queues the processing (every product the engine has, each becoming an asset). Ranges of spec §5, in cm; the major contour interval must be greater than the minor one. It starts at once when the point cloud is tiled, else when tiling ends. A mail goes out when it ends.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ProcessingRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted (PENDING) */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Job"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, INVALID_PROCESSING_OPTIONS */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: PROJECT_NOT_UPLOADED, PROJECT_NOT_READY, CRS_REQUIRED, PROCESSING_ALREADY_RUNNING */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Jobs of a project (metadata, tiling, processing), newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The jobs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProjectJobs"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/upload-signed-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a signed upload URL (upload flow, step 1)
+         * @description Creates (or resets, after a failed upload) the POINT_CLOUD asset of the layer and answers a signed, single-use URL on this API that expires in 1 hour. `lasHeaderData` is accepted and ignored: the server reads the header from the stored bytes.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UploadUrlRequest"];
+                };
+            };
+            responses: {
+                /** @description PUT the file to signedUrl */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadUrl"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, INVALID_FILE, UNSUPPORTED_ASSET_TYPE, UNKNOWN_EPSG */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FILE_SIZE_LIMIT_ZERO, STORAGE_LIMIT_REACHED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: LAYER_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ASSET_ALREADY_UPLOADED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: FILE_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/upload/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the file to a signed URL (upload flow, step 2)
+         * @description The body is streamed into the store; more bytes than declared stop it with 413, fewer leave UPLOAD_INCOMPLETE. The LAS header is then read back from the stored bytes. Any failure leaves the asset ABORTED or ERROR with nothing stored; ask for a new URL to upload again.
+         */
+        put: {
+            parameters: {
+                query: {
+                    token: string;
+                    expires: string;
+                    signature: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            responses: {
+                /** @description Stored; the asset is UPLOADED */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadResult"];
+                    };
+                };
+                /** @description Invalid request: UPLOAD_INCOMPLETE, MISSING_LAS_HEADER, INVALID_FILE */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: UPLOAD_URL_INVALID, UPLOAD_URL_EXPIRED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: UPLOAD_URL_USED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: FILE_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/start-tiling": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the jobs (upload flow, step 3)
+         * @description Queues metadata extraction, then tiling; with `processingOptions`, the processing runs once the tileset is ready.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["StartTiling"];
+                };
+            };
+            responses: {
+                /** @description Jobs queued; the asset is EXTRACTING_METADATA */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TilingStarted"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, UNSUPPORTED_ASSET_TYPE, INVALID_PROCESSING_OPTIONS */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ASSET_NOT_UPLOADED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Asset monitor
+         * @description The asset with its metadata (intensityMin, intensityMax...) and intensity normalisation; `files` always included.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                    includes?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The asset */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssetMonitor"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an asset and its files */
+        delete: {
+            parameters: {
+                query: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change an asset
+         * @description A new epsgCode on the point cloud (a file without CRS, or a wrong one) extracts its metadata and tiles it again.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AssetPatch"];
+                };
+            };
+            responses: {
+                /** @description The asset */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Asset"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, FIELD_NOT_EDITABLE, UNKNOWN_EPSG */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ASSET_NOT_UPLOADED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/assets/custom-tiler/tiles-supplier-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed URL of an asset’s tiles
+         * @description Tiles are served under /tiles with a signature and an expiry (6 h); no session is needed per tile.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                    /** @description false: the signed base URL (ends with /) instead of tileset.json or the XYZ template. */
+                    isTiles?: "true" | "false";
+                    /** @description `hillshade`: the terrain model as hillshade tiles. */
+                    variant?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The URL */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuppliedUrl"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND, NO_TILES */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: PROJECT_NOT_READY, ASSET_NOT_READY */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/custom-tiler/tiles-supplier-url-from-shared-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Signed URL of an asset’s tiles, for a share-token holder */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                    /** @description false: the signed base URL (ends with /) instead of tileset.json or the XYZ template. */
+                    isTiles?: "true" | "false";
+                    /** @description `hillshade`: the terrain model as hillshade tiles. */
+                    variant?: string;
+                    token: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The URL */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuppliedUrl"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND, NO_TILES, SHARE_TOKEN_INVALID */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: PROJECT_NOT_READY, ASSET_NOT_READY */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/custom-tiler/file-supplier-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed download URL of one of an asset’s files
+         * @description Signed and expiring (6 h), Range supported. The classified point cloud needs a premium subscription (403 PREMIUM_REQUIRED).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                    extension: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The URL */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuppliedFile"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: PREMIUM_REQUIRED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND, FILE_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/custom-tiler/file-supplier-url-from-shared-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed download URL of an asset’s file, for a share-token holder
+         * @description Read-only access to the files of a shared project (the classified point cloud stays premium-only).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                    extension: string;
+                    token: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The URL */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuppliedFile"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: PREMIUM_REQUIRED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND, FILE_NOT_FOUND, SHARE_TOKEN_INVALID */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/process-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Monitor of processing jobs (table contract) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows per page. */
+                    limit?: number;
+                    offset?: number | null;
+                    sortBy?: "id" | "state" | "createdAt" | "updatedAt" | "percentage" | "lasName" | "user" | "area";
+                    order?: "ASC" | "DESC";
+                    /** @description Case-insensitive text search. */
+                    search?: string;
+                    state?: components["schemas"]["JobState"];
+                    /** @description Numeric id (as a string). */
+                    projectId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of jobs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobPage"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tiling": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Monitor of tiling jobs (table contract) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows per page. */
+                    limit?: number;
+                    offset?: number | null;
+                    sortBy?: "id" | "state" | "createdAt" | "updatedAt" | "percentage" | "lasName" | "user" | "area";
+                    order?: "ASC" | "DESC";
+                    /** @description Case-insensitive text search. */
+                    search?: string;
+                    state?: components["schemas"]["JobState"];
+                    /** @description Numeric id (as a string). */
+                    projectId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of jobs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobPage"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/metadata-processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Monitor of metadata extraction jobs (table contract) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows per page. */
+                    limit?: number;
+                    offset?: number | null;
+                    sortBy?: "id" | "state" | "createdAt" | "updatedAt" | "percentage" | "lasName" | "user" | "area";
+                    order?: "ASC" | "DESC";
+                    /** @description Case-insensitive text search. */
+                    search?: string;
+                    state?: components["schemas"]["JobState"];
+                    /** @description Numeric id (as a string). */
+                    projectId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of jobs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobPage"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/process-data/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One processing job */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The job */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Job"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: JOB_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tiling/{projectId}/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One tiling job of a project */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    projectId: string;
+                    /** @description Numeric id (as a string). */
+                    jobId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The job */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Job"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: JOB_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/metadata-processing/{projectId}/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One metadata extraction job of a project */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    projectId: string;
+                    /** @description Numeric id (as a string). */
+                    jobId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The job */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Job"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: JOB_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/process-data/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed processing
+         * @description The same job runs again (retryCount + 1). Answers the job in PENDING ("new attempt launched"); 409 JOB_NOT_FAILED when it is not a failure ("failed to launch").
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description New attempt launched */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Job"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: JOB_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: JOB_NOT_FAILED, PROJECT_NOT_READY */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/globalParameters/cesiumParameters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Viewer parameters (point size)
+         * @description Public: shared projects are viewed without an account.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The parameters */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CesiumParameters"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/globalParameters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Admin settings: point size and tiling parameters */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GlobalParameters"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change admin settings
+         * @description The tiling parameters are checked with the engine’s tiler option parser before they are saved.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["GlobalParametersPatch"];
+                };
+            };
+            responses: {
+                /** @description The settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GlobalParameters"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, FIELD_NOT_EDITABLE, INVALID_TILING_PARAMETERS */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1568,9 +3685,47 @@ export interface components {
          *     - `TOKEN_REVOKED` (401): The session was ended (logout, logout everywhere, password reset, role change or account disabled).
          *     - `FIELD_NOT_EDITABLE` (400): This field cannot be changed here (roles, enabled, credits, email, password).
          *     - `LAST_ADMIN` (409): The last admin cannot lose the admin role or be disabled.
+         *     - `PROJECT_NOT_FOUND` (404): No such project, or not one you may see.
+         *     - `DUPLICATE_PROJECT_NAME` (409): You already have a project with this name.
+         *     - `PROJECT_NAME_REQUIRED` (400): The project name is required.
+         *     - `PROJECT_NAME_TOO_LONG` (400): The project name must be under 255 characters.
+         *     - `PROJECT_NAME_SLASH` (400): The project name cannot contain a slash.
+         *     - `MAX_PROJECTS_REACHED` (403): Maximum number of projects reached.
+         *     - `FILE_TOO_LARGE` (413): The file size exceeds the limit (details.limit, bytes).
+         *     - `FILE_SIZE_LIMIT_ZERO` (403): Your subscription allows no upload (file size limit 0): subscribe to a new plan.
+         *     - `STORAGE_LIMIT_REACHED` (403): Storage limit reached.
+         *     - `LAYER_NOT_FOUND` (404): No such layer, or not one you may change.
+         *     - `ASSET_NOT_FOUND` (404): No such asset, or not one you may see.
+         *     - `UNSUPPORTED_ASSET_TYPE` (400): Only POINT_CLOUD assets are uploaded; other types are made by processing.
+         *     - `INVALID_FILE` (400): The file is invalid (not a LAS/LAZ file, or its header is inconsistent).
+         *     - `MISSING_LAS_HEADER` (400): The file has no LAS header.
+         *     - `ASSET_ALREADY_UPLOADED` (409): This project already has its point cloud.
+         *     - `UPLOAD_URL_INVALID` (403): The upload URL is not valid (altered or for another asset).
+         *     - `UPLOAD_URL_EXPIRED` (403): The upload URL has expired: ask for a new one.
+         *     - `UPLOAD_URL_USED` (409): The upload URL was already used: ask for a new one.
+         *     - `UPLOAD_INCOMPLETE` (400): The upload ended before the declared file size.
+         *     - `ASSET_NOT_UPLOADED` (409): The point cloud is not uploaded (or is already being tiled).
+         *     - `CRS_REQUIRED` (409): The point cloud has no coordinate reference system: set the asset epsgCode (PATCH /assets).
+         *     - `UNKNOWN_EPSG` (400): This EPSG code is not a known coordinate reference system.
+         *     - `PROJECT_NOT_UPLOADED` (409): Upload the point cloud first.
+         *     - `PROJECT_NOT_READY` (409): Project is not ready (details.status).
+         *     - `ASSET_NOT_READY` (409): The asset is not ready (details.status).
+         *     - `NO_TILES` (404): The asset does not have a valid accessUrl (it has no tiles).
+         *     - `FILE_NOT_FOUND` (404): The asset has no file with this extension.
+         *     - `PROCESSING_ALREADY_RUNNING` (409): This project is already being processed.
+         *     - `INVALID_PROCESSING_OPTIONS` (400): A processing option is out of its range (spec §5; major contour interval > minor).
+         *     - `JOB_NOT_FOUND` (404): No such job.
+         *     - `JOB_NOT_FAILED` (409): Only a failed processing can be retried.
+         *     - `SHARE_TOKEN_INVALID` (404): This share link is not valid (revoked or mistyped).
+         *     - `PREMIUM_REQUIRED` (403): Downloading the classified point cloud needs a premium subscription (show the upgrade prompt).
+         *     - `TILE_URL_INVALID` (403): The tile or file URL is not valid (altered signature).
+         *     - `TILE_URL_EXPIRED` (403): The tile or file URL has expired: ask for a new one.
+         *     - `INVALID_RANGE` (416): The requested byte range is outside the file.
+         *     - `INVALID_TILING_PARAMETERS` (400): The tiling parameters text is not valid tiler options.
+         *     - `INVALID_BBOX` (400): bbox must be minLon,minLat,maxLon,maxLat in EPSG:4326.
          * @enum {string}
          */
-        ErrorCode: "NOT_FOUND" | "INTERNAL" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "FORM_INVALID" | "INVALID_EMAIL" | "DISPOSABLE_EMAIL" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "UNKNOWN_COUNTRY" | "INVALID_LINK_URL" | "INVALID_CREDENTIALS" | "NO_ACCOUNT" | "ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_NOT_ACTIVATED" | "INVALID_RESET_LINK" | "INVALID_ACTIVATION_LINK" | "RESET_MAIL_FAILED" | "ACTIVATION_MAIL_FAILED" | "TOO_MANY_ATTEMPTS" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "FIELD_NOT_EDITABLE" | "LAST_ADMIN";
+        ErrorCode: "NOT_FOUND" | "INTERNAL" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "FORM_INVALID" | "INVALID_EMAIL" | "DISPOSABLE_EMAIL" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "UNKNOWN_COUNTRY" | "INVALID_LINK_URL" | "INVALID_CREDENTIALS" | "NO_ACCOUNT" | "ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_NOT_ACTIVATED" | "INVALID_RESET_LINK" | "INVALID_ACTIVATION_LINK" | "RESET_MAIL_FAILED" | "ACTIVATION_MAIL_FAILED" | "TOO_MANY_ATTEMPTS" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "FIELD_NOT_EDITABLE" | "LAST_ADMIN" | "PROJECT_NOT_FOUND" | "DUPLICATE_PROJECT_NAME" | "PROJECT_NAME_REQUIRED" | "PROJECT_NAME_TOO_LONG" | "PROJECT_NAME_SLASH" | "MAX_PROJECTS_REACHED" | "FILE_TOO_LARGE" | "FILE_SIZE_LIMIT_ZERO" | "STORAGE_LIMIT_REACHED" | "LAYER_NOT_FOUND" | "ASSET_NOT_FOUND" | "UNSUPPORTED_ASSET_TYPE" | "INVALID_FILE" | "MISSING_LAS_HEADER" | "ASSET_ALREADY_UPLOADED" | "UPLOAD_URL_INVALID" | "UPLOAD_URL_EXPIRED" | "UPLOAD_URL_USED" | "UPLOAD_INCOMPLETE" | "ASSET_NOT_UPLOADED" | "CRS_REQUIRED" | "UNKNOWN_EPSG" | "PROJECT_NOT_UPLOADED" | "PROJECT_NOT_READY" | "ASSET_NOT_READY" | "NO_TILES" | "FILE_NOT_FOUND" | "PROCESSING_ALREADY_RUNNING" | "INVALID_PROCESSING_OPTIONS" | "JOB_NOT_FOUND" | "JOB_NOT_FAILED" | "SHARE_TOKEN_INVALID" | "PREMIUM_REQUIRED" | "TILE_URL_INVALID" | "TILE_URL_EXPIRED" | "INVALID_RANGE" | "INVALID_TILING_PARAMETERS" | "INVALID_BBOX";
         /** @description The request was taken; the outcome goes to the mailbox only. */
         Accepted: {
             /** @enum {boolean} */
@@ -1610,6 +3765,313 @@ export interface components {
             /** @description Rows matching, over all pages. */
             count: number;
             results: components["schemas"]["User"][];
+        };
+        Project: {
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            id: string;
+            name: string;
+            status: components["schemas"]["ProjectStatus"];
+            lasName: string | null;
+            /** @description Covered area in hectares. */
+            area: number | null;
+            systemId: string | null;
+            generatingSoftware: string | null;
+            creationDay: number | null;
+            creationYear: number | null;
+            lidarPointCount: number | null;
+            maxElevation: number | null;
+            minElevation: number | null;
+            /** @description Size of the LAS/LAZ file in GB. */
+            pointCloudMemory: number | null;
+            lasVersion: string | null;
+            epsgCode: number | null;
+            creatorEmail: string;
+            creationDate: string;
+            updatedAt: string;
+            errorCode: string | null;
+            errorMessage: string | null;
+            /** @description Owner and admins only. */
+            shareToken?: string | null;
+            /** @description In the layer order of spec §3. */
+            layers?: components["schemas"]["Layer"][];
+            /** @description The latest job of each kind. */
+            jobs?: {
+                metadata?: components["schemas"]["JobSummary"];
+                tiling?: components["schemas"]["JobSummary"];
+                processing?: components["schemas"]["JobSummary"];
+            };
+        };
+        /** @enum {string} */
+        ProjectStatus: "NONE" | "PENDING" | "UPLOADING" | "UPLOADED" | "PROCESSING" | "READY" | "ERROR";
+        Layer: {
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "POINT_CLOUD" | "RASTER" | "VECTOR" | "REPORT";
+            /** @description In the asset order of spec §3. */
+            assets: components["schemas"]["Asset"][];
+        };
+        Asset: {
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            id: string;
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            layerId: string;
+            type: components["schemas"]["AssetType"];
+            status: components["schemas"]["AssetStatus"];
+            name: string;
+            /** @enum {string} */
+            storage: "CESIUM_ION" | "CUSTOM_TILING";
+            /** @enum {string|null} */
+            tilingType: "GOCESIUM_TILER" | "PY3DTILES" | null;
+            /** @description When READY: signed URL of tileset.json (point clouds) or of the `{z}/{x}/{y}.png` template (rasters); expires after 6 h. */
+            accessUrl: string | null;
+            files: components["schemas"]["AssetFile"][];
+            originalFilename: string | null;
+            epsgCode: number | null;
+            errorCode: string | null;
+            errorMessage: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @enum {string} */
+        AssetType: "POINT_CLOUD" | "CLASSIFIED_POINT_CLOUD" | "POWER_LINE" | "GRID" | "CONTOUR_LINE" | "CONTOUR_LINE_MAJOR" | "CONTOUR_LINE_MINOR" | "BUILDINGS" | "TREE_CROWNS" | "TREE_TOPS" | "DTM" | "IMAGERY_DTM" | "HILLSHADE_DTM" | "SLOPE_MAP" | "TOPOGRAPHIC_MAP" | "FOREST_INVENTORY" | "PDF_REPORT";
+        /** @enum {string} */
+        AssetStatus: "NONE" | "UPLOADING" | "UPLOADED" | "PROCESSING" | "ABORTED" | "EXTRACTING_METADATA" | "TILING" | "READY" | "ERROR";
+        AssetFile: {
+            extension: string;
+            fileName: string;
+            size: number;
+        };
+        JobSummary: {
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            id: string;
+            state: components["schemas"]["JobState"];
+            step: string | null;
+            percentage: number;
+            errorCode: string | null;
+            errorMessage: string | null;
+            updatedAt: string;
+        };
+        /** @enum {string} */
+        JobState: "NONE" | "PENDING" | "PROGRESS" | "SUCCESS" | "FAILURE";
+        ShareToken: {
+            token: string;
+            url: string;
+        };
+        NewProject: {
+            /**
+             * @description Required, under 255 characters, no slash; unique among your projects.
+             * @example Autzen
+             */
+            name: string;
+        };
+        ProjectPage: {
+            /** @description Rows matching, over all pages. */
+            count: number;
+            results: components["schemas"]["Project"][];
+        };
+        ProjectPatch: {
+            /**
+             * @description Required, under 255 characters, no slash; unique among your projects.
+             * @example Autzen
+             */
+            name: string;
+        };
+        Job: {
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "METADATA" | "TILING" | "PROCESSING";
+            taskId: string;
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            projectId: string;
+            projectName: string;
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            assetId: string | null;
+            status: components["schemas"]["JobState"];
+            /** @description Progress step of spec §4 (or a product id while processing). */
+            step: string | null;
+            percentage: number;
+            lasName: string | null;
+            fileSize: number | null;
+            lasSize: number | null;
+            user: string | null;
+            area: number | null;
+            epsg: number | null;
+            dtmResolution: number | null;
+            shadedDtm: boolean | null;
+            contours: boolean | null;
+            contourResolution: {
+                minor: number;
+                major: number;
+            } | null;
+            gridResolution: number | null;
+            buildingSimplification: string | null;
+            options?: unknown;
+            result?: unknown;
+            retryCount: number;
+            attempts: number;
+            errorCode: string | null;
+            errorMessage: string | null;
+            timestamp: string;
+            createdAt: string;
+            updatedAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+        };
+        ProcessingRequest: {
+            options?: components["schemas"]["ProcessingOptions"];
+        };
+        ProcessingOptions: {
+            /** @description 20–3000 cm (default 50). */
+            dtmResolution?: number;
+            shadedDtm?: boolean;
+            contours?: boolean;
+            /** @description 10–1000 cm (default 50). */
+            contourMinorInterval?: number;
+            /** @description 10–1000 cm, > minor (default 250). */
+            contourMajorInterval?: number;
+            /** @description 100–10000 cm (default 1000). */
+            gridResolution?: number;
+            /** @description 1–3 radii of 100–1000 cm. */
+            powerLineBufferZones?: number[];
+            /** @description 100–10000 cm. */
+            clearanceZoneHeight?: number;
+            /** @description 10–1000 cm. */
+            treeFallHeightBuffer?: number;
+            /** @enum {string} */
+            crownShape?: "NARROW" | "WIDE";
+            /** @enum {string} */
+            buildingSimplification?: "RURAL" | "URBAN";
+        } & {
+            [key: string]: unknown;
+        };
+        ProjectJobs: {
+            results: components["schemas"]["Job"][];
+        };
+        UploadUrl: {
+            signedUrl: string;
+            asset: components["schemas"]["Asset"];
+            filename: string;
+        };
+        UploadUrlRequest: {
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            layerId: string;
+            type: components["schemas"]["AssetType"];
+            /** @description URL-encoded file name (.las or .laz). */
+            filename: string;
+            /** @description Exact size in bytes. */
+            fileSize: number;
+            /** @description EPSG code of the CRS. */
+            epsgCode?: number | null;
+            lasHeaderData?: unknown;
+        };
+        UploadResult: {
+            asset: components["schemas"]["Asset"];
+            header: {
+                lasVersion: string;
+                pointFormat: number;
+                pointCount: number;
+                compressed: boolean;
+                fileSize: number;
+                crsRequired: boolean;
+            };
+        };
+        TilingStarted: {
+            asset: components["schemas"]["Asset"];
+            inputFilePath: string;
+        };
+        StartTiling: {
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            assetId: string;
+            filename?: string;
+            fileSize?: number;
+            originalFilename?: string;
+            processingOptions?: components["schemas"]["ProcessingOptions"];
+        };
+        AssetMonitor: components["schemas"]["Asset"] & {
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            projectId: string;
+            metadata: {
+                intensityMin: number | null;
+                intensityMax: number | null;
+            } & {
+                [key: string]: unknown;
+            };
+            intensityNormalisation: boolean;
+            intensityNormalisationMin: number | null;
+        };
+        AssetPatch: {
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            id: string;
+            name?: string;
+            /** @description EPSG code of the CRS. */
+            epsgCode?: number | null;
+            intensityNormalisation?: boolean;
+            intensityNormalisationMin?: number | null;
+        };
+        SuppliedUrl: {
+            url: string;
+        };
+        SuppliedFile: {
+            url: string;
+            fileName: string;
+            totalSize: number;
+        };
+        JobPage: {
+            /** @description Rows matching, over all pages. */
+            count: number;
+            results: components["schemas"]["Job"][];
+        };
+        CesiumParameters: {
+            pointSize: number;
+        };
+        GlobalParameters: {
+            /** @description Viewer point size (default 2). */
+            pointSize: number;
+            /** @description Tiler options as text, e.g. `--max-points 60000 --min-node-size 0.15`; empty: defaults. */
+            tilingParameters: string;
+        };
+        GlobalParametersPatch: {
+            pointSize?: number;
+            tilingParameters?: string;
         };
     };
     responses: never;

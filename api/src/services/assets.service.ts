@@ -1,0 +1,556 @@
+import { randomBytes } from 'node:crypto';
+import { EngineError } from '@nuage/engine/core/errors.js';
+import { crsFromEpsg, resolveCrs } from '@nuage/engine/crs/index.js';
+import { readLasHeader } from '@nuage/engine/readers/index.js';
+import { assetKey } from '@nuage/tiles-cache';
+import type { AppDeps } from '../context.js';
+import {
+  type AssetRow,
+  claimUpload,
+  deleteAssetFiles,
+  deleteAsset as deleteAssetRow,
+  findAsset,
+  findAssetFile,
+  findLayer,
+  listAssetFiles,
+  type OwnedAssetRow,
+  putAssetFile,
+  setAssetStatus,
+  updateAsset,
+  upsertAsset,
+} from '../db/queries/assets.queries.js';
+import { latestJob } from '../db/queries/jobs.queries.js';
+import { findProject, lockProject, setProjectStatus } from '../db/queries/projects.queries.js';
+import type { AssetType } from '../db/types.js';
+import { AppError } from '../errors.js';
+import { ensureQueue } from '../jobs/queue.js';
+import { storeSource } from '../jobs/store-io.js';
+import { canRead, canWrite, projectOfShareToken, type Viewer } from './access.service.js';
+import { queueNewJob } from './jobs.service.js';
+import { checkUpload } from './limits.service.js';
+import { processingOptionsSchema } from './processing-options.js';
+import { type AssetDto, assetDto } from './project-view.js';
+import { expiresIn, hashToken, notExpired, randomToken, signer } from './signing.service.js';
+import { signedFileUrl, signedTilesBase } from './tiles.service.js';
+
+/** Lifetime of an upload URL (the PUT must start before; it may then last as long as it needs). */
+export const UPLOAD_URL_SECONDS = 3600;
+
+const assetNotFound = () => new AppError(404, 'ASSET_NOT_FOUND', 'no such asset');
+
+/** Loads an asset the viewer may read (`read`) or change (`write`); 404 ASSET_NOT_FOUND otherwise. */
+export async function assetFor(
+  deps: AppDeps,
+  viewer: Viewer,
+  assetId: string,
+  mode: 'read' | 'write',
+): Promise<OwnedAssetRow> {
+  if (!/^\d{1,18}$/.test(assetId)) throw assetNotFound();
+  const asset = await findAsset(deps.database.db, assetId);
+  if (!asset) throw assetNotFound();
+  if (mode === 'write' ? !canWrite(viewer, asset) : !(await viewerReads(deps, viewer, asset))) throw assetNotFound();
+  return asset;
+}
+
+async function viewerReads(deps: AppDeps, viewer: Viewer, asset: OwnedAssetRow): Promise<boolean> {
+  if (viewer.kind === 'user') return canRead(viewer, { owner_id: asset.owner_id, share_token: null });
+  const project = await findProject(deps.database.db, asset.project_id);
+  return !!project && canRead(viewer, project);
+}
+
+async function dtoOf(deps: AppDeps, asset: AssetRow): Promise<AssetDto> {
+  return assetDto(deps, asset, await listAssetFiles(deps.database.db, [asset.id]));
+}
+
+/** The file name as the user's browser sent it (URL-encoded per spec §7), kept only as metadata. */
+function decodeFilename(raw: string): string {
+  let name = raw;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    // Not URL-encoded: keep it as it is.
+  }
+  // Only the last path segment, no control characters, bounded: it is shown, never used as a path.
+  name = name.split(/[\\/]/).pop() ?? '';
+  return name.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255);
+}
+
+export interface UploadRequest {
+  layerId: string;
+  type: AssetType;
+  filename: string;
+  fileSize: number;
+  epsgCode?: number | null | undefined;
+  /** What the browser read from the header; never trusted (the server reads the stored bytes). */
+  lasHeaderData?: unknown;
+}
+
+/** Checks an EPSG code is a CRS the engine knows; 400 UNKNOWN_EPSG otherwise. */
+export function checkEpsg(epsg: number): void {
+  try {
+    crsFromEpsg(epsg);
+  } catch (err) {
+    if (err instanceof EngineError) throw new AppError(400, 'UNKNOWN_EPSG', err.message);
+    throw err;
+  }
+}
+
+/**
+ * Step 1 of the upload flow (spec §4): creates (or resets) the project's
+ * POINT_CLOUD asset and returns a signed, expiring, single-use URL on this API
+ * for the PUT. Limits are checked here (file size, zero-limit variant, storage).
+ */
+export async function requestUploadUrl(
+  deps: AppDeps,
+  viewer: Viewer,
+  req: UploadRequest,
+): Promise<{ signedUrl: string; asset: AssetDto; filename: string }> {
+  if (viewer.kind !== 'user') throw new AppError(404, 'LAYER_NOT_FOUND', 'no such layer');
+  const layer = /^\d{1,18}$/.test(req.layerId) ? await findLayer(deps.database.db, req.layerId) : undefined;
+  if (!layer || !(viewer.admin || layer.owner_id === viewer.id)) {
+    throw new AppError(404, 'LAYER_NOT_FOUND', 'no such layer');
+  }
+  if (req.type !== 'POINT_CLOUD' || layer.type !== 'POINT_CLOUD') {
+    throw new AppError(
+      400,
+      'UNSUPPORTED_ASSET_TYPE',
+      'only POINT_CLOUD files are uploaded, into the point cloud layer',
+    );
+  }
+  const filename = decodeFilename(req.filename);
+  if (!/\.la[sz]$/i.test(filename)) {
+    throw new AppError(400, 'INVALID_FILE', 'the file is invalid: a .las or .laz file is expected');
+  }
+  if (req.epsgCode != null) checkEpsg(req.epsgCode);
+  const ownerId = layer.owner_id;
+  const existing = await deps.database.db
+    .selectFrom('assets')
+    .selectAll()
+    .where('project_id', '=', layer.project_id)
+    .where('type', '=', 'POINT_CLOUD')
+    .executeTakeFirst();
+  if (existing && !['NONE', 'UPLOADING', 'ABORTED', 'ERROR'].includes(existing.status)) {
+    throw new AppError(409, 'ASSET_ALREADY_UPLOADED', 'this project already has its point cloud');
+  }
+  await checkUpload(deps, ownerId, req.fileSize, existing ? Number(existing.stored_bytes) : 0);
+
+  const token = randomToken();
+  const exp = expiresIn(UPLOAD_URL_SECONDS);
+  const asset = await deps.database.db.transaction().execute(async (trx) => {
+    await lockProject(trx, layer.project_id);
+    const row = await upsertAsset(trx, {
+      projectId: layer.project_id,
+      layerId: layer.id,
+      type: 'POINT_CLOUD',
+      name: filename,
+      status: 'UPLOADING',
+      originalFilename: filename,
+      declaredSize: req.fileSize,
+      epsgCode: req.epsgCode ?? null,
+    });
+    await updateAsset(trx, row.id, {
+      upload_token_hash: hashToken(token),
+      upload_expires_at: new Date(exp * 1000),
+      metadata: null,
+      tiles_prefix: null,
+    });
+    await setProjectStatus(trx, layer.project_id, 'UPLOADING');
+    return row;
+  });
+  // A failed or abandoned earlier upload of this asset leaves nothing behind.
+  if (existing) await removeAssetFiles(deps, asset.project_id, asset.id);
+  const signature = await signer(deps).sign('upload', [asset.id, token, exp]);
+  const base = deps.config.PUBLIC_URL.replace(/\/$/, '');
+  const signedUrl = `${base}/api/assets/upload/${asset.id}?token=${token}&expires=${exp}&signature=${signature}`;
+  const fresh = await findAsset(deps.database.db, asset.id);
+  return { signedUrl, asset: await dtoOf(deps, fresh!), filename };
+}
+
+/** Deletes every stored file of an asset (input, products, tiles) and its file rows. */
+async function removeAssetFiles(deps: AppDeps, projectId: string, assetId: string): Promise<void> {
+  await deps.storage.tiles.deletePrefix(assetKey(projectId, assetId));
+  await deleteAssetFiles(deps.database.db, assetId);
+  await updateAsset(deps.database.db, assetId, { stored_bytes: 0 });
+}
+
+export interface UploadResult {
+  asset: AssetDto;
+  /** What the server read from the stored bytes. */
+  header: {
+    lasVersion: string;
+    pointFormat: number;
+    pointCount: number;
+    compressed: boolean;
+    fileSize: number;
+    /** The file has no CRS and the asset no epsgCode: processing will ask for one. */
+    crsRequired: boolean;
+  };
+}
+
+/**
+ * Step 2: the PUT to the signed URL. The body streams into the store (never
+ * held in memory) under a generated key; more bytes than declared stop it
+ * with 413 FILE_TOO_LARGE, fewer leave UPLOAD_INCOMPLETE. Then the LAS header
+ * is read back from the stored bytes (MISSING_LAS_HEADER / INVALID_FILE). Any
+ * failure leaves the asset ABORTED or ERROR with its partial bytes removed;
+ * asking for a new URL uploads again.
+ */
+export async function receiveUpload(
+  deps: AppDeps,
+  assetId: string,
+  q: { token: string; expires: string; signature: string },
+  body: AsyncIterable<Uint8Array> | null,
+  contentLength: number | null,
+): Promise<UploadResult> {
+  if (
+    !/^\d{1,18}$/.test(assetId) ||
+    !(await signer(deps).verify('upload', [assetId, q.token, q.expires], q.signature))
+  ) {
+    throw new AppError(403, 'UPLOAD_URL_INVALID', 'this upload URL is not valid');
+  }
+  if (!notExpired(q.expires)) throw new AppError(403, 'UPLOAD_URL_EXPIRED', 'this upload URL has expired');
+  const claimed = await claimUpload(deps.database.db, assetId, hashToken(q.token));
+  if (!claimed) throw new AppError(409, 'UPLOAD_URL_USED', 'this upload URL was already used or replaced');
+  const declared = Number(claimed.declared_size);
+  const db = deps.database.db;
+  const fail = async (status: 'ABORTED' | 'ERROR', error: AppError): Promise<never> => {
+    await setAssetStatus(db, claimed.id, status, { code: error.code, message: error.message });
+    await setProjectStatus(db, claimed.project_id, 'NONE', { code: error.code, message: error.message });
+    throw error;
+  };
+  if (!body) return fail('ABORTED', new AppError(400, 'UPLOAD_INCOMPLETE', 'the upload has no body'));
+  if (contentLength !== null && contentLength > declared) {
+    return fail(
+      'ABORTED',
+      new AppError(413, 'FILE_TOO_LARGE', `the body (${contentLength} bytes) is larger than declared (${declared})`, {
+        limit: declared,
+      }),
+    );
+  }
+
+  const ext = /\.laz$/i.test(claimed.original_filename ?? '') ? 'laz' : 'las';
+  const key = assetKey(claimed.project_id, claimed.id, `u${randomBytes(6).toString('hex')}/input.${ext}`);
+  let received = 0;
+  const tooLarge = () =>
+    new AppError(413, 'FILE_TOO_LARGE', `the upload is larger than the declared ${declared} bytes`, {
+      limit: declared,
+    });
+  async function* limited(src: AsyncIterable<Uint8Array>) {
+    for await (const chunk of src) {
+      received += chunk.byteLength;
+      if (received > declared) throw tooLarge();
+      yield chunk;
+    }
+  }
+  const objects = deps.storage.objects;
+  try {
+    await objects.put(key, limited(body), { contentType: 'application/octet-stream' });
+  } catch (err) {
+    // The store removes its partial write; make sure nothing stays under the key either way.
+    await objects.delete(key).catch(() => false);
+    if (err instanceof AppError) return fail('ABORTED', err);
+    deps.log.warn({ err, assetId, received, declared }, 'upload interrupted');
+    return fail(
+      'ABORTED',
+      new AppError(400, 'UPLOAD_INCOMPLETE', `the upload was interrupted after ${received} of ${declared} bytes`),
+    );
+  }
+  if (received !== declared) {
+    await objects.delete(key).catch(() => false);
+    return fail(
+      'ABORTED',
+      new AppError(400, 'UPLOAD_INCOMPLETE', `the upload ended after ${received} of ${declared} bytes`),
+    );
+  }
+
+  let header: Awaited<ReturnType<typeof readLasHeader>>;
+  try {
+    const source = storeSource(objects, key, received);
+    const magic = received >= 4 ? Buffer.from(await source.read(0, 4)).toString('latin1') : '';
+    if (magic !== 'LASF') {
+      throw new AppError(400, 'MISSING_LAS_HEADER', 'the file has no LAS header (it does not start with "LASF")');
+    }
+    try {
+      header = await readLasHeader(source);
+    } catch (err) {
+      if (err instanceof EngineError) throw new AppError(400, 'INVALID_FILE', `the file is invalid: ${err.message}`);
+      throw err;
+    }
+  } catch (err) {
+    await objects.delete(key).catch(() => false);
+    if (err instanceof AppError) return fail('ERROR', err);
+    throw err;
+  }
+
+  const storedExt = header.compressed ? 'laz' : 'las';
+  await db.transaction().execute(async (trx) => {
+    await putAssetFile(trx, {
+      assetId: claimed.id,
+      extension: storedExt,
+      key,
+      fileName: claimed.original_filename ?? `cloud.${storedExt}`,
+      size: received,
+      contentType: header.compressed ? 'application/vnd.laszip' : 'application/vnd.las',
+    });
+    await updateAsset(trx, claimed.id, {
+      status: 'UPLOADED',
+      stored_bytes: received,
+      error_code: null,
+      error_message: null,
+    });
+    await setProjectStatus(trx, claimed.project_id, 'UPLOADED');
+  });
+  const crsRequired = resolveCrsSafe(header, claimed.epsg_code) === null;
+  const fresh = await findAsset(db, claimed.id);
+  return {
+    asset: await dtoOf(deps, fresh!),
+    header: {
+      lasVersion: header.lasVersion,
+      pointFormat: header.pointFormat,
+      pointCount: header.pointCount,
+      compressed: header.compressed,
+      fileSize: received,
+      crsRequired,
+    },
+  };
+}
+
+function resolveCrsSafe(header: Parameters<typeof resolveCrs>[0], epsg: number | null) {
+  try {
+    return resolveCrs(header, epsg ?? undefined);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Step 3: starts the jobs (metadata extraction, then tiling, then the
+ * processing when options are given). The asset must be UPLOADED.
+ */
+export async function startTiling(
+  deps: AppDeps,
+  viewer: Viewer,
+  req: { assetId: string; processingOptions?: unknown },
+): Promise<{ asset: AssetDto; inputFilePath: string }> {
+  const asset = await assetFor(deps, viewer, req.assetId, 'write');
+  if (asset.type !== 'POINT_CLOUD') {
+    throw new AppError(400, 'UNSUPPORTED_ASSET_TYPE', 'only the POINT_CLOUD asset is tiled from an upload');
+  }
+  let options: unknown;
+  if (req.processingOptions !== undefined) {
+    const parsed = processingOptionsSchema.safeParse(req.processingOptions);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new AppError(400, 'INVALID_PROCESSING_OPTIONS', `${issue.path.join('.') || 'options'}: ${issue.message}`);
+    }
+    options = parsed.data;
+  }
+  await ensureQueue(deps);
+  const input = await deps.database.db.transaction().execute(async (trx) => {
+    await lockProject(trx, asset.project_id);
+    const fresh = await findAsset(trx, asset.id);
+    if (fresh?.status !== 'UPLOADED') {
+      throw new AppError(
+        409,
+        'ASSET_NOT_UPLOADED',
+        `the point cloud is ${fresh?.status ?? 'gone'}: it can be tiled once UPLOADED`,
+      );
+    }
+    const file = (await listAssetFiles(trx, [asset.id])).find((f) => f.extension === 'las' || f.extension === 'laz');
+    if (!file) throw new AppError(409, 'ASSET_NOT_UPLOADED', 'the point cloud file is not stored');
+    await setAssetStatus(trx, asset.id, 'EXTRACTING_METADATA');
+    await setProjectStatus(trx, asset.project_id, 'PROCESSING');
+    await queueNewJob(trx, {
+      kind: 'METADATA',
+      projectId: asset.project_id,
+      assetId: asset.id,
+      userId: asset.owner_id,
+    });
+    if (options !== undefined) {
+      const running = await latestJob(trx, 'PROCESSING', { projectId: asset.project_id });
+      if (!running || !['PENDING', 'PROGRESS'].includes(running.state)) {
+        await trx
+          .insertInto('jobs')
+          .values({
+            kind: 'PROCESSING',
+            project_id: asset.project_id,
+            asset_id: asset.id,
+            user_id: asset.owner_id,
+            state: 'PENDING',
+            options: JSON.stringify(options),
+          })
+          .execute();
+      }
+    }
+    return file;
+  });
+  const fresh = await findAsset(deps.database.db, asset.id);
+  return { asset: await dtoOf(deps, fresh!), inputFilePath: input.key };
+}
+
+export interface AssetPatchRequest {
+  id: string;
+  name?: string | undefined;
+  epsgCode?: number | null | undefined;
+  intensityNormalisation?: boolean | undefined;
+  intensityNormalisationMin?: number | null | undefined;
+}
+
+/**
+ * Changes an asset. A new epsgCode on the point cloud (a file without CRS, or
+ * a wrong one) extracts the metadata and tiles again.
+ */
+export async function patchAsset(deps: AppDeps, viewer: Viewer, req: AssetPatchRequest): Promise<AssetDto> {
+  const asset = await assetFor(deps, viewer, req.id, 'write');
+  if (req.epsgCode != null) checkEpsg(req.epsgCode);
+  const epsgChanged = req.epsgCode !== undefined && req.epsgCode !== asset.epsg_code;
+  if (epsgChanged && asset.type === 'POINT_CLOUD') {
+    if (!['UPLOADED', 'READY', 'ERROR'].includes(asset.status)) {
+      throw new AppError(409, 'ASSET_NOT_UPLOADED', `the point cloud is ${asset.status}: wait for its jobs to end`);
+    }
+    await ensureQueue(deps);
+  }
+  await deps.database.db.transaction().execute(async (trx) => {
+    await lockProject(trx, asset.project_id);
+    await updateAsset(trx, asset.id, {
+      ...(req.name !== undefined ? { name: req.name } : {}),
+      ...(req.epsgCode !== undefined ? { epsg_code: req.epsgCode } : {}),
+      ...(req.intensityNormalisation !== undefined ? { intensity_normalisation: req.intensityNormalisation } : {}),
+      ...(req.intensityNormalisationMin !== undefined
+        ? { intensity_normalisation_min: req.intensityNormalisationMin }
+        : {}),
+    });
+    if (epsgChanged && asset.type === 'POINT_CLOUD') {
+      const files = await listAssetFiles(trx, [asset.id]);
+      if (!files.some((f) => f.extension === 'las' || f.extension === 'laz')) {
+        throw new AppError(409, 'ASSET_NOT_UPLOADED', 'the point cloud file is not stored');
+      }
+      await setAssetStatus(trx, asset.id, 'EXTRACTING_METADATA');
+      await setProjectStatus(trx, asset.project_id, 'PROCESSING');
+      await queueNewJob(trx, {
+        kind: 'METADATA',
+        projectId: asset.project_id,
+        assetId: asset.id,
+        userId: asset.owner_id,
+      });
+    }
+  });
+  const fresh = await findAsset(deps.database.db, asset.id);
+  return dtoOf(deps, fresh!);
+}
+
+/** Deletes an asset and its files; deleting the point cloud leaves the project empty (NONE). */
+export async function deleteAsset(deps: AppDeps, viewer: Viewer, id: string): Promise<void> {
+  const asset = await assetFor(deps, viewer, id, 'write');
+  await deleteAssetRow(deps.database.db, asset.id);
+  if (asset.type === 'POINT_CLOUD') await setProjectStatus(deps.database.db, asset.project_id, 'NONE');
+  await deps.storage.tiles.deletePrefix(assetKey(asset.project_id, asset.id)).catch((err) => {
+    deps.log.error({ err, assetId: asset.id }, 'could not delete the files of a deleted asset');
+    return 0;
+  });
+}
+
+/** The asset monitor (spec §3): the asset with its metadata and intensity normalisation. */
+export async function assetMonitor(
+  deps: AppDeps,
+  viewer: Viewer,
+  id: string,
+): Promise<
+  AssetDto & {
+    projectId: string;
+    metadata: Record<string, unknown> & { intensityMin: number | null; intensityMax: number | null };
+    intensityNormalisation: boolean;
+    intensityNormalisationMin: number | null;
+  }
+> {
+  const asset = await assetFor(deps, viewer, id, 'read');
+  const meta = (asset.metadata ?? {}) as Record<string, unknown>;
+  const { wkt: _wkt, ...rest } = meta;
+  return {
+    ...(await dtoOf(deps, asset)),
+    projectId: asset.project_id,
+    metadata: {
+      ...rest,
+      intensityMin: typeof meta.intensityMin === 'number' ? meta.intensityMin : null,
+      intensityMax: typeof meta.intensityMax === 'number' ? meta.intensityMax : null,
+    },
+    intensityNormalisation: asset.intensity_normalisation,
+    intensityNormalisationMin: asset.intensity_normalisation_min,
+  };
+}
+
+/**
+ * `tiles-supplier-url` (spec §7): the signed URL of an asset's tiles, for the
+ * owner, an admin or a share-token holder. `variant=hillshade` on a DTM asks
+ * for the project's HILLSHADE_DTM tiles.
+ */
+export async function tilesSupplierUrl(
+  deps: AppDeps,
+  viewer: Viewer,
+  q: { id: string; isTiles?: boolean | undefined; variant?: string | undefined },
+): Promise<{ url: string }> {
+  let asset = await assetFor(deps, viewer, q.id, 'read');
+  const project = await findProject(deps.database.db, asset.project_id);
+  if (!project) throw assetNotFound();
+  if (project.status !== 'READY') {
+    throw new AppError(409, 'PROJECT_NOT_READY', `project is not ready (${project.status})`, {
+      status: project.status,
+    });
+  }
+  if (q.variant === 'hillshade' && asset.type !== 'HILLSHADE_DTM') {
+    const shade = await deps.database.db
+      .selectFrom('assets')
+      .selectAll()
+      .where('project_id', '=', asset.project_id)
+      .where('type', '=', 'HILLSHADE_DTM')
+      .executeTakeFirst();
+    if (!shade) throw new AppError(404, 'NO_TILES', 'terrain layer does not have a hillshade asset');
+    asset = { ...shade, owner_id: asset.owner_id, project_status: asset.project_status };
+  }
+  if (asset.status !== 'READY') {
+    throw new AppError(409, 'ASSET_NOT_READY', `the asset is not ready (${asset.status})`, { status: asset.status });
+  }
+  if (!asset.tiles_prefix) throw new AppError(404, 'NO_TILES', 'the asset does not have a valid accessUrl (no tiles)');
+  const base = await signedTilesBase(deps, asset.tiles_prefix);
+  const tileset = asset.type === 'POINT_CLOUD' || asset.type === 'CLASSIFIED_POINT_CLOUD';
+  if (q.isTiles === false) return { url: base };
+  return { url: tileset ? `${base}tileset.json` : `${base}{z}/{x}/{y}.png` };
+}
+
+/** A viewer from a share token given with a request (`…-from-shared-token`). */
+export async function shareViewer(deps: AppDeps, token: string): Promise<Viewer> {
+  await projectOfShareToken(deps, token);
+  return { kind: 'share', token };
+}
+
+/**
+ * `file-supplier-url` (spec §7): a signed, expiring download URL of one of the
+ * asset's files (Range supported). The classified point cloud needs a premium
+ * subscription: 403 PREMIUM_REQUIRED (the web shows the upgrade prompt).
+ */
+export async function fileSupplierUrl(
+  deps: AppDeps,
+  viewer: Viewer,
+  q: { id: string; extension: string },
+): Promise<{ url: string; fileName: string; totalSize: number }> {
+  const asset = await assetFor(deps, viewer, q.id, 'read');
+  const extension = q.extension.replace(/^\./, '').toLowerCase();
+  if (asset.type === 'CLASSIFIED_POINT_CLOUD') {
+    const premium =
+      viewer.kind === 'user' &&
+      (viewer.admin ||
+        (await deps.database.db.selectFrom('users').select('premium').where('id', '=', viewer.id).executeTakeFirst())
+          ?.premium === true);
+    if (!premium) {
+      throw new AppError(
+        403,
+        'PREMIUM_REQUIRED',
+        'downloading the classified point cloud needs a premium subscription',
+      );
+    }
+  }
+  const file = await findAssetFile(deps.database.db, asset.id, extension);
+  if (!file) throw new AppError(404, 'FILE_NOT_FOUND', `the asset has no .${extension} file`);
+  const url = await signedFileUrl(deps, file.key, file.file_name);
+  return { url, fileName: file.file_name, totalSize: Number(file.size) };
+}
