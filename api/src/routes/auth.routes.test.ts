@@ -100,7 +100,7 @@ describe('registration and activation through the mail', () => {
       send('POST', { username: 'nobody-clicks@example.com' }),
     );
     expect(res.status).toBe(400);
-    expect((await json(res)).error.code).toBe('FORM_INVALID');
+    expect((await json(res)).error.code).toBe('INVALID_ACTIVATION_LINK');
     const forged = await t.app.request(
       '/api/auth-jwt/activate-from-mail',
       send('POST', { username: 'nobody-clicks@example.com', token: 'A'.repeat(43) }),
@@ -436,6 +436,27 @@ describe('password reset through the mail', () => {
     );
     expect((await json(reuse)).error.code).toBe('INVALID_RESET_LINK');
     expect((await t.app.request(`/api/users/from-reset-password-token?token=${token}`)).status).toBe(400);
+  });
+
+  it('answers INVALID_RESET_LINK for a link without a token or with a made-up one', async () => {
+    for (const url of ['/api/users/from-reset-password-token', '/api/users/from-reset-password-token?token=']) {
+      const res = await t.app.request(url);
+      expect({ url, status: res.status, code: (await json(res)).error.code }).toEqual({
+        url,
+        status: 400,
+        code: 'INVALID_RESET_LINK',
+      });
+    }
+    const made = await t.app.request(
+      '/api/users/choosePasswordAfterReset',
+      send('PATCH', { password: 'Made-Up-Token-5' }),
+    );
+    expect((await json(made)).error.code).toBe('INVALID_RESET_LINK');
+    const forged = await t.app.request(
+      '/api/users/choosePasswordAfterReset',
+      send('PATCH', { password: 'Made-Up-Token-5', token: 'x'.repeat(43) }),
+    );
+    expect((await json(forged)).error.code).toBe('INVALID_RESET_LINK');
   });
 
   it('refuses a reset link after its hour', async () => {

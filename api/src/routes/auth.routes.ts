@@ -30,7 +30,17 @@ const AcceptedSchema = z
   .object({ accepted: z.literal(true) })
   .openapi('Accepted', { description: 'The request was taken; the outcome goes to the mailbox only.' });
 
-const TokenSchema = z.string().min(1).max(200).openapi({ description: 'The token from the mail link.' });
+/** The token of a mail link; a missing one is the spec's "missing token" error of its link kind. */
+function mailTokenSchema(code: 'INVALID_RESET_LINK' | 'INVALID_ACTIVATION_LINK') {
+  return z
+    .string()
+    .max(200)
+    .optional()
+    .refine((v) => v !== undefined && v.length > 0, { message: 'the link has no token', params: { code } })
+    .openapi({ description: 'The token from the mail link (required).' });
+}
+const ResetTokenSchema = mailTokenSchema('INVALID_RESET_LINK');
+const ActivationTokenSchema = mailTokenSchema('INVALID_ACTIVATION_LINK');
 
 const loginRoute = createRoute({
   method: 'post',
@@ -228,7 +238,9 @@ const recuperationRoute = createRoute({
   summary: 'Set a new password with the token of a reset mail',
   description:
     'The token works once, within an hour, for the account it was mailed to. Every session of the account ends.',
-  request: { body: jsonBody(z.object({ username: UsernameSchema, password: NewPasswordSchema, token: TokenSchema })) },
+  request: {
+    body: jsonBody(z.object({ username: UsernameSchema, password: NewPasswordSchema, token: ResetTokenSchema })),
+  },
   responses: {
     200: jsonResponse(z.object({ username: z.string() }), 'Password changed'),
     ...errorResponses({ 400: ['FORM_INVALID', 'WEAK_PASSWORD', 'COMMON_PASSWORD', 'INVALID_RESET_LINK'] }),
@@ -241,7 +253,7 @@ const choosePasswordRoute = createRoute({
   tags: TAG,
   summary: 'Set a new password with the token of a reset mail (the reset page)',
   description: 'Like /auth-jwt/recuperation; the token names the account.',
-  request: { body: jsonBody(z.object({ password: NewPasswordSchema, token: TokenSchema })) },
+  request: { body: jsonBody(z.object({ password: NewPasswordSchema, token: ResetTokenSchema })) },
   responses: {
     200: jsonResponse(z.object({ username: z.string() }), 'Password changed'),
     ...errorResponses({ 400: ['FORM_INVALID', 'WEAK_PASSWORD', 'COMMON_PASSWORD', 'INVALID_RESET_LINK'] }),
@@ -256,7 +268,7 @@ const activateRoute = createRoute({
   request: {
     body: jsonBody(
       z.object({
-        token: TokenSchema,
+        token: ActivationTokenSchema,
         username: UsernameSchema.optional().openapi({ description: 'When given, must be the account of the token.' }),
       }),
     ),
@@ -273,7 +285,7 @@ const inspectTokenRoute = createRoute({
   tags: TAG,
   summary: 'Check a reset or activation link before using it',
   description: 'Does not use the token. Answers whose it is, what for and until when.',
-  request: { query: z.object({ token: TokenSchema }) },
+  request: { query: z.object({ token: ResetTokenSchema }) },
   responses: {
     200: jsonResponse(
       z.object({
@@ -396,24 +408,24 @@ export function authRoutes(deps: AppDeps) {
 
   app.openapi(recuperationRoute, async (c) => {
     const b = c.req.valid('json');
-    const user = await auth.resetPassword({ email: b.username, token: b.token, password: b.password });
+    const user = await auth.resetPassword({ email: b.username, token: b.token ?? '', password: b.password });
     return c.json({ username: user.email }, 200);
   });
 
   app.openapi(choosePasswordRoute, async (c) => {
     const b = c.req.valid('json');
-    const user = await auth.resetPassword({ token: b.token, password: b.password });
+    const user = await auth.resetPassword({ token: b.token ?? '', password: b.password });
     return c.json({ username: user.email }, 200);
   });
 
   app.openapi(activateRoute, async (c) => {
     const b = c.req.valid('json');
-    const user = await auth.activate({ email: b.username, token: b.token });
+    const user = await auth.activate({ email: b.username, token: b.token ?? '' });
     return c.json({ username: user.email, activated: true as const }, 200);
   });
 
   app.openapi(inspectTokenRoute, async (c) => {
-    const found = await auth.inspectMailToken(c.req.valid('query').token);
+    const found = await auth.inspectMailToken(c.req.valid('query').token ?? '');
     return c.json({ ...found, expiresAt: new Date(found.expiresAt).toISOString() }, 200);
   });
 
