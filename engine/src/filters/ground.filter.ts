@@ -172,8 +172,8 @@ function refineOnEnvelope(
   const b = extent(x, y, count);
   // Sample the TIN finely enough that bilinear reading stays on its facets; bound the cell count.
   const area = Math.max(1e-9, (b.maxX - b.minX) * (b.maxY - b.minY));
-  const modelCell = Math.max(cell / 4, Math.sqrt(area / 20e6));
-  const model = groundModel(cloud, seed, modelCell);
+  const modelCell = Math.max(cell / 2, Math.sqrt(area / 20e6));
+  const model = groundModel(cloud, seed, modelCell, Math.ceil((2 * cell) / modelCell) + 2);
   const grad = gradient(model.surface, model.cols, model.rows, model.cell);
   for (let i = 0; i < count; i++) {
     if (exclude && exclude[i] !== 0) {

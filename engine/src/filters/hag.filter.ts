@@ -16,10 +16,16 @@ export interface GroundModel {
 }
 
 /**
- * Builds a gap-free ground model: a TIN of the ground points sampled at `cell`
- * (CRS units), gaps outside the hull filled from the nearest cells.
+ * Builds a ground model: a TIN of the ground points sampled at `cell` (CRS
+ * units), gaps outside the hull filled from the nearest cells up to
+ * `maxRings` cells away (NaN beyond: empty parts of a corridor's bounding box).
  */
-export function groundModel(cloud: PointChunk, isGround: Uint8Array, cell: number): GroundModel {
+export function groundModel(
+  cloud: PointChunk,
+  isGround: Uint8Array,
+  cell: number,
+  maxRings = Number.POSITIVE_INFINITY,
+): GroundModel {
   const { x, y, z, count } = cloud;
   let n = 0;
   for (let i = 0; i < count; i++) n += isGround[i]! ? 1 : 0;
@@ -46,7 +52,7 @@ export function groundModel(cloud: PointChunk, isGround: Uint8Array, cell: numbe
   for (let r = 0; r < rows; r++) {
     surface.set(raster.data.subarray((rows - 1 - r) * cols, (rows - r) * cols), r * cols);
   }
-  inpaint(surface, cols, rows);
+  inpaint(surface, cols, rows, maxRings);
   return { surface, cols, rows, minX: b.minX, minY: b.minY, cell };
 }
 
@@ -68,7 +74,8 @@ export function heightAboveGround(
   cell: number,
   context: StepContext = {},
 ): { hag: Float32Array; model: GroundModel } {
-  const model = groundModel(cloud, isGround, cell);
+  // Points lie within a few cells of the ground hull; farther cells are empty bounding box.
+  const model = groundModel(cloud, isGround, cell, 64);
   const hag = new Float32Array(cloud.count);
   for (let i = 0; i < cloud.count; i++) {
     hag[i] = cloud.z[i]! - groundAt(model, cloud.x[i]!, cloud.y[i]!);

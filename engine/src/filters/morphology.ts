@@ -45,9 +45,14 @@ function runMin(
 }
 
 /** Erosion of a surface with a square window of radius r cells. */
-function erode(src: Float32Array, cols: number, rows: number, r: number): Float32Array {
-  const tmp = new Float32Array(src.length);
-  const out = new Float32Array(src.length);
+function erode(
+  src: Float32Array,
+  cols: number,
+  rows: number,
+  r: number,
+  tmp: Float32Array,
+  out: Float32Array,
+): Float32Array {
   const len = Math.max(cols, rows) + 2 * r + 1;
   const g = new Float32Array(len);
   const h = new Float32Array(len);
@@ -58,11 +63,11 @@ function erode(src: Float32Array, cols: number, rows: number, r: number): Float3
 
 /** Erosion (isMin) or dilation of a full surface with a square window of radius r cells. */
 export function morph(src: Float32Array, cols: number, rows: number, r: number, isMin: boolean): Float32Array {
-  if (isMin) return erode(src, cols, rows, r);
+  if (isMin) return erode(src, cols, rows, r, new Float32Array(src.length), new Float32Array(src.length));
   // Dilation is erosion of the negated surface.
   const neg = new Float32Array(src.length);
   for (let i = 0; i < src.length; i++) neg[i] = -src[i]!;
-  const out = erode(neg, cols, rows, r);
+  const out = erode(neg, cols, rows, r, new Float32Array(src.length), neg);
   for (let i = 0; i < out.length; i++) out[i] = -out[i]!;
   return out;
 }
@@ -74,38 +79,54 @@ export function open(src: Float32Array, cols: number, rows: number, r: number): 
 
 /**
  * Fills NaN cells from the valid cells around them, ring by ring (each empty
- * cell takes the mean of its already-valid 8-neighbours), like GDAL's
- * fillnodata without smoothing. Cells with no valid cell at all stay NaN.
+ * cell takes the weighted mean of its already-valid 8-neighbours, edge
+ * neighbours counting twice), like GDAL's fillnodata without smoothing, for
+ * at most `maxRings` rings. Cells with no valid cell within reach stay NaN.
  */
-export function inpaint(surface: Float32Array, cols: number, rows: number): void {
-  let frontier: number[] = [];
-  const queued = new Uint8Array(surface.length);
-  for (let i = 0; i < surface.length; i++) {
-    if (!Number.isNaN(surface[i]!)) continue;
-    const r = (i / cols) | 0;
-    const c = i - r * cols;
-    let hasValid = false;
-    for (let dr = -1; dr <= 1 && !hasValid; dr++) {
-      const rr = r + dr;
-      if (rr < 0 || rr >= rows) continue;
-      for (let dc = -1; dc <= 1; dc++) {
-        const cc = c + dc;
-        if (cc < 0 || cc >= cols) continue;
-        if (!Number.isNaN(surface[rr * cols + cc]!)) {
-          hasValid = true;
-          break;
+export function inpaint(surface: Float32Array, cols: number, rows: number, maxRings = Number.POSITIVE_INFINITY): void {
+  const total = cols * rows;
+  const queued = new Uint8Array(total);
+  let frontier = new Int32Array(1024);
+  let size = 0;
+  const push = (i: number) => {
+    if (size === frontier.length) {
+      const grown = new Int32Array(frontier.length * 2);
+      grown.set(frontier);
+      frontier = grown;
+    }
+    frontier[size++] = i;
+  };
+  // First ring: empty cells touching a valid one.
+  for (let r = 0; r < rows; r++) {
+    const r0 = r > 0 ? r - 1 : 0;
+    const r1 = r < rows - 1 ? r + 1 : r;
+    for (let c = 0; c < cols; c++) {
+      const i = r * cols + c;
+      if (!Number.isNaN(surface[i]!)) continue;
+      const c0 = c > 0 ? c - 1 : 0;
+      const c1 = c < cols - 1 ? c + 1 : c;
+      let touches = false;
+      for (let rr = r0; rr <= r1 && !touches; rr++) {
+        for (let cc = c0; cc <= c1; cc++) {
+          if (!Number.isNaN(surface[rr * cols + cc]!)) {
+            touches = true;
+            break;
+          }
         }
       }
-    }
-    if (hasValid) {
-      frontier.push(i);
-      queued[i] = 1;
+      if (touches) {
+        queued[i] = 1;
+        push(i);
+      }
     }
   }
-  const values: number[] = [];
-  while (frontier.length > 0) {
-    values.length = 0;
-    for (const i of frontier) {
+  let values = new Float32Array(frontier.length);
+  let next = new Int32Array(1024);
+  let rings = 0;
+  while (size > 0 && rings++ < maxRings) {
+    if (values.length < size) values = new Float32Array(frontier.length);
+    for (let k = 0; k < size; k++) {
+      const i = frontier[k]!;
       const r = (i / cols) | 0;
       const c = i - r * cols;
       let sum = 0;
@@ -118,18 +139,18 @@ export function inpaint(surface: Float32Array, cols: number, rows: number): void
           if (cc < 0 || cc >= cols) continue;
           const v = surface[rr * cols + cc]!;
           if (!Number.isNaN(v)) {
-            // Edge neighbours count twice as much as diagonal ones.
             const w = dr === 0 || dc === 0 ? 2 : 1;
             sum += v * w;
             n += w;
           }
         }
       }
-      values.push(sum / n);
+      values[k] = sum / n;
     }
-    for (let k = 0; k < frontier.length; k++) surface[frontier[k]!] = values[k]!;
-    const next: number[] = [];
-    for (const i of frontier) {
+    for (let k = 0; k < size; k++) surface[frontier[k]!] = values[k]!;
+    let nextSize = 0;
+    for (let k = 0; k < size; k++) {
+      const i = frontier[k]!;
       const r = (i / cols) | 0;
       const c = i - r * cols;
       for (let dr = -1; dr <= 1; dr++) {
@@ -141,11 +162,19 @@ export function inpaint(surface: Float32Array, cols: number, rows: number): void
           const j = rr * cols + cc;
           if (queued[j] || !Number.isNaN(surface[j]!)) continue;
           queued[j] = 1;
-          next.push(j);
+          if (nextSize === next.length) {
+            const grown = new Int32Array(next.length * 2);
+            grown.set(next);
+            next = grown;
+          }
+          next[nextSize++] = j;
         }
       }
     }
+    const swap = frontier;
     frontier = next;
+    next = swap;
+    size = nextSize;
   }
 }
 
