@@ -1,16 +1,17 @@
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: 3D Tiles style expressions use ${name} for per-point variables.
-import type { ElevationRange, IntensityRange, PointMode } from './scene.types.js';
+import type { IntensityRange, PointMode } from './scene.types.js';
 
 /**
- * 3D Tiles styles of the four point modes, as plain JSON (what
- * `new Cesium3DTileStyle(json)` takes), built without Cesium so they can be
- * tested and shared with the 2D map.
+ * Colours of the four point modes (RGB, Class, Intensity, Elevation), once as
+ * GLSL for Cesium and once as a plain function (the reference the tests check
+ * and the 2D map uses).
  *
- * The tiler writes each point's `Classification` (uint8, ASPRS code) and
+ * The tiler writes point contents as glTF (engine/src/writers/3dtiles.writer.ts):
+ * colour in `COLOR_0` (sRGB bytes), `Classification` (uint8, ASPRS code) and
  * `Intensity` (uint16, as stored in the LAS file) as EXT_structural_metadata
- * property attributes and its colour as `COLOR_0` (engine/src/writers/3dtiles.writer.ts);
- * CesiumJS compiles these styles to the GPU, where `${Classification}`,
- * `${Intensity}`, `${COLOR}` and `${POSITION_ABSOLUTE}` (ECEF metres) are read per point.
+ * property attributes. CesiumJS styles glTF points only through a custom
+ * shader (its declarative styles run per point only for PNTS contents), so the
+ * modes are fragment shaders reading `fsInput.metadata.*`,
+ * `fsInput.attributes.color_0` and `positionWC`.
  */
 
 /** Code standing for every class the spec does not list (8, 12, 29+). */
@@ -21,7 +22,7 @@ export interface PointClass {
   code: number;
   /** Key in the viewer namespace (`classes.<code>`). */
   labelKey: string;
-  /** CSS hex colour. */
+  /** CSS hex colour (sRGB). */
   color: string;
 }
 
@@ -67,14 +68,10 @@ export const ELEVATION_RAMP: readonly string[] = ['#2b3ea8', '#1f9bd1', '#2dbd6e
 /** Codes of the listed classes (everything else is shown as "others"). */
 const LISTED_CODES = POINT_CLASSES.filter((c) => c.code !== OTHER_CLASSES).map((c) => c.code);
 
-/** A point-cloud style as `Cesium3DTileStyle` reads it. */
-export interface PointStyleJson {
-  color: string | { conditions: Array<[string, string]> };
-  pointSize: string;
-  show?: string;
-}
+/** Mean Earth radius (metres): curvature correction of the local height. */
+const EARTH_RADIUS = 6371000;
 
-/** Where the cloud sits, to turn ECEF positions into heights on the GPU. */
+/** Where the cloud sits, to turn ECEF positions into heights. */
 export interface HeightFrame {
   /** ECEF (metres) of a point of the cloud's footprint at ellipsoidal height `originHeight`. */
   origin: [number, number, number];
@@ -87,10 +84,9 @@ export interface HeightFrame {
   maxHeight: number;
 }
 
-/** Settings a style depends on. */
+/** Settings the colours depend on. */
 export interface PointStyleOptions {
   mode: PointMode;
-  pointSize: number;
   /** False when the tileset has no colour (RGB mode then shows intensity). */
   hasColor: boolean;
   heightFrame?: HeightFrame | undefined;
@@ -98,134 +94,21 @@ export interface PointStyleOptions {
   hiddenClasses?: readonly number[] | undefined;
 }
 
-/** A float literal the style language (and GLSL) accepts: always with a decimal point. */
+/** The attributes of one point the colour depends on. */
+export interface PointSample {
+  classification: number;
+  intensity: number;
+  /** sRGB bytes, when the cloud has colour. */
+  rgb?: readonly [number, number, number];
+  /** ECEF position (metres). */
+  position?: readonly [number, number, number];
+}
+
+/** A float literal GLSL accepts: always with a decimal point. */
 export function num(v: number): string {
   if (!Number.isFinite(v)) throw new RangeError(`not a finite number: ${v}`);
   const s = String(v);
   return /[.e]/.test(s) ? s : `${s}.0`;
-}
-
-/**
- * Substitutes `${name}` of each define, defines within defines included
- * (Cesium replaces style defines one pass only, in key order).
- */
-export function expandDefines(expression: string, defines: Record<string, string>): string {
-  let out = expression;
-  for (let pass = 0; pass < 8; pass++) {
-    const next = out.replace(/\$\{(\w+)\}/g, (m, name: string) => (name in defines ? `(${defines[name]})` : m));
-    if (next === out) return out;
-    out = next;
-  }
-  throw new RangeError('style defines refer to each other in a loop');
-}
-
-function vec3(v: readonly [number, number, number]): string {
-  return `vec3(${num(v[0])}, ${num(v[1])}, ${num(v[2])})`;
-}
-
-/** Mean Earth radius (metres): curvature correction of the local height. */
-const EARTH_RADIUS = 6371000;
-
-/**
- * The 8-bit intensity of a point: values above 255 are 16-bit and divided by
- * 257 (spec §9); an intensity range stretches the result to 0..255.
- */
-function intensityDefines(range: IntensityRange | undefined): Record<string, string> {
-  const i8 = '${Intensity} > 255.0 ? ${Intensity} / 257.0 : ${Intensity}';
-  if (!range || !(range.max > range.min)) return { i8, grey: 'clamp(${i8}, 0.0, 255.0)' };
-  const scale = 255 / (range.max - range.min);
-  return { i8, grey: `clamp((\${i8} - ${num(range.min)}) * ${num(scale)}, 0.0, 255.0)` };
-}
-
-/** The colour of the elevation ramp at `${t}` (0..1) as style conditions. */
-function rampConditions(): Array<[string, string]> {
-  const n = ELEVATION_RAMP.length - 1;
-  const out: Array<[string, string]> = [];
-  for (let k = 0; k < n; k++) {
-    const lo = k / n;
-    const test = k === n - 1 ? 'true' : `\${t} < ${num((k + 1) / n)}`;
-    out.push([
-      test,
-      `mix(color('${ELEVATION_RAMP[k]}'), color('${ELEVATION_RAMP[k + 1]}'), (\${t} - ${num(lo)}) * ${num(n)})`,
-    ]);
-  }
-  return out;
-}
-
-/**
- * The style of a point mode.
- *
- * @example
- * tileset.style = new Cesium3DTileStyle(pointStyle({ mode: 'CLASS', pointSize: 2, hasColor: true }));
- */
-export function pointStyle(options: PointStyleOptions): PointStyleJson {
-  const pointSize = num(Math.max(1, Math.min(20, options.pointSize)));
-  const hidden = options.hiddenClasses ?? [];
-  const show = hidden.length > 0 ? showExpression(hidden) : undefined;
-  const withShow = (s: PointStyleJson): PointStyleJson => (show ? { ...s, show } : s);
-  switch (options.mode) {
-    case 'RGB':
-      if (options.hasColor) return withShow({ color: '${COLOR}', pointSize });
-      return withShow(pointStyle({ ...options, mode: 'INTENSITY', hiddenClasses: [] }));
-    case 'INTENSITY': {
-      const defines = intensityDefines(options.intensity);
-      return withShow({ color: expandDefines('rgb(${grey}, ${grey}, ${grey})', defines), pointSize });
-    }
-    case 'CLASS':
-      return withShow({
-        color: {
-          conditions: [
-            ...POINT_CLASSES.filter((c) => c.code !== OTHER_CLASSES).map((c): [string, string] => [
-              `\${Classification} === ${num(c.code)}`,
-              `color('${c.color}')`,
-            ]),
-            ['true', `color('${POINT_CLASSES.find((c) => c.code === OTHER_CLASSES)!.color}')`],
-          ],
-        },
-        pointSize,
-      });
-    case 'ELEVATION': {
-      const f = options.heightFrame;
-      if (!f) throw new RangeError('the elevation mode needs the height frame of the cloud');
-      const span = f.maxHeight - f.minHeight;
-      const defines = {
-        d: `(\${POSITION_ABSOLUTE} - ${vec3(f.origin)})`,
-        u: `dot(\${d}, ${vec3(f.up)})`,
-        // Height above the ellipsoid: the local up component plus the drop of the curved surface.
-        h: `(${num(f.originHeight)} + \${u} + (dot(\${d}, \${d}) - \${u} * \${u}) / ${num(2 * EARTH_RADIUS)})`,
-        t: `clamp((\${h} - ${num(f.minHeight)}) / ${num(span > 0 ? span : 1)}, 0.0, 1.0)`,
-      };
-      const conditions = rampConditions().map(([test, color]): [string, string] => [
-        expandDefines(test, defines),
-        expandDefines(color, defines),
-      ]);
-      return withShow({ color: { conditions }, pointSize });
-    }
-  }
-}
-
-/** Hides the given classes (1000: every class the spec does not list). */
-function showExpression(hidden: readonly number[]): string {
-  const parts = hidden.filter((c) => c !== OTHER_CLASSES).map((c) => `\${Classification} !== ${num(c)}`);
-  if (hidden.includes(OTHER_CLASSES)) {
-    parts.push(`(${LISTED_CODES.map((c) => `\${Classification} === ${num(c)}`).join(' || ')})`);
-  }
-  return parts.join(' && ');
-}
-
-/**
- * The colour of the ramp at `t` (0..1) as CSS, for the legend (same stops as
- * the style).
- */
-export function rampColorAt(t: number): string {
-  const n = ELEVATION_RAMP.length - 1;
-  const x = Math.max(0, Math.min(1, t)) * n;
-  const k = Math.min(n - 1, Math.floor(x));
-  const a = hexToRgb(ELEVATION_RAMP[k]!);
-  const b = hexToRgb(ELEVATION_RAMP[k + 1]!);
-  const f = x - k;
-  const c = a.map((v, i) => Math.round(v + (b[i]! - v) * f));
-  return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 }
 
 function hexToRgb(hex: string): [number, number, number] {
@@ -233,21 +116,186 @@ function hexToRgb(hex: string): [number, number, number] {
   return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
 }
 
-/** The class a LAS code is shown as (unlisted codes: "others"). */
-export function classOf(code: number): PointClass {
-  return POINT_CLASSES.find((c) => c.code === code) ?? POINT_CLASSES.find((c) => c.code === OTHER_CLASSES)!;
+function glslColor(hex: string): string {
+  const [r, g, b] = hexToRgb(hex);
+  return `vec3(${num(r / 255)}, ${num(g / 255)}, ${num(b / 255)})`;
 }
 
 /**
  * The 8-bit intensity shown for a stored value (spec §9): values above 255
- * are divided by 257. Mirrors the style, for the legend and the 2D map.
+ * are divided by 257.
  */
 export function intensityTo8Bit(value: number): number {
   return value > 255 ? value / 257 : value;
 }
 
-/** Keeps elevation ranges ordered and non-empty. */
-export function normaliseElevation(range: ElevationRange | undefined): ElevationRange | undefined {
-  if (!range || !Number.isFinite(range.min) || !Number.isFinite(range.max)) return undefined;
-  return range.min <= range.max ? range : { min: range.max, max: range.min };
+/** The grey level (0..255) of an intensity, stretched by the asset monitor's range when given. */
+export function intensityGrey(value: number, range?: IntensityRange): number {
+  const i8 = intensityTo8Bit(value);
+  const g = range && range.max > range.min ? ((i8 - range.min) * 255) / (range.max - range.min) : i8;
+  return Math.max(0, Math.min(255, g));
+}
+
+/** The class a LAS code is shown as (unlisted codes: "others"). */
+export function classOf(code: number): PointClass {
+  return POINT_CLASSES.find((c) => c.code === code) ?? POINT_CLASSES.find((c) => c.code === OTHER_CLASSES)!;
+}
+
+/** True when the class of `code` is hidden. */
+export function isHidden(code: number, hidden: readonly number[]): boolean {
+  return hidden.includes(LISTED_CODES.includes(code) ? code : OTHER_CLASSES);
+}
+
+/** The colour of the ramp at `t` (0..1) as sRGB bytes. */
+export function rampAt(t: number): [number, number, number] {
+  const n = ELEVATION_RAMP.length - 1;
+  const x = Math.max(0, Math.min(1, t)) * n;
+  const k = Math.min(n - 1, Math.floor(x));
+  const a = hexToRgb(ELEVATION_RAMP[k]!);
+  const b = hexToRgb(ELEVATION_RAMP[k + 1]!);
+  const f = x - k;
+  return [0, 1, 2].map((i) => Math.round(a[i]! + (b[i]! - a[i]!) * f)) as [number, number, number];
+}
+
+/** The ramp colour at `t` as CSS. */
+export function rampColorAt(t: number): string {
+  const [r, g, b] = rampAt(t);
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+/** Height above the ellipsoid of an ECEF position: local up component plus the drop of the curved surface. */
+export function heightOf(p: readonly [number, number, number], f: HeightFrame): number {
+  const d = [p[0] - f.origin[0], p[1] - f.origin[1], p[2] - f.origin[2]];
+  const u = d[0]! * f.up[0] + d[1]! * f.up[1] + d[2]! * f.up[2];
+  const dd = d[0]! ** 2 + d[1]! ** 2 + d[2]! ** 2;
+  return f.originHeight + u + (dd - u * u) / (2 * EARTH_RADIUS);
+}
+
+/**
+ * The colour of one point (sRGB bytes), or null when its class is hidden:
+ * the reference of the GLSL of {@link pointShaderSource}.
+ */
+export function pointColor(options: PointStyleOptions, p: PointSample): [number, number, number] | null {
+  if (isHidden(p.classification, options.hiddenClasses ?? [])) return null;
+  const grey = (): [number, number, number] => {
+    const g = Math.round(intensityGrey(p.intensity, options.intensity));
+    return [g, g, g];
+  };
+  switch (options.mode) {
+    case 'RGB':
+      return options.hasColor && p.rgb ? [p.rgb[0], p.rgb[1], p.rgb[2]] : grey();
+    case 'INTENSITY':
+      return grey();
+    case 'CLASS':
+      return hexToRgb(classOf(p.classification).color);
+    case 'ELEVATION': {
+      const f = options.heightFrame;
+      if (!f || !p.position) return rampAt(0);
+      const span = f.maxHeight - f.minHeight;
+      return rampAt((heightOf(p.position, f) - f.minHeight) / (span > 0 ? span : 1));
+    }
+  }
+}
+
+/** Uniforms of the point shader and their values (Cesium `UniformType`: FLOAT, VEC2, VEC3). */
+export interface PointShaderUniforms {
+  u_pointSize: number;
+  u_origin: [number, number, number];
+  u_up: [number, number, number];
+  /** Origin height, ramp minimum height, ramp span (metres). */
+  u_heights: [number, number, number];
+  /** Intensity stretch: minimum and scale (255 / (max - min)), or 0 and 1. */
+  u_intensity: [number, number];
+}
+
+/** GLSL of a point mode for a Cesium `CustomShader`, and its uniforms. */
+export interface PointShaderSource {
+  vertexShaderText: string;
+  fragmentShaderText: string;
+  uniforms: PointShaderUniforms;
+}
+
+/** Point size clamped to what every GPU draws (pixels). */
+export function clampPointSize(size: number): number {
+  return Math.max(1, Math.min(20, Number.isFinite(size) ? size : 2));
+}
+
+/**
+ * The custom shader of a point mode. Colours are written in linear space
+ * (Cesium converts unlit colours back to sRGB), so palette and LAS colours
+ * show exactly as given.
+ *
+ * @example
+ * const src = pointShaderSource({ mode: 'CLASS', hasColor: true }, 2);
+ * tileset.customShader = new CustomShader({ ...src, uniforms: toCesiumUniforms(src.uniforms), lightingModel: LightingModel.UNLIT });
+ */
+export function pointShaderSource(options: PointStyleOptions, pointSize: number): PointShaderSource {
+  const f = options.heightFrame;
+  const span = f ? f.maxHeight - f.minHeight : 1;
+  const range = options.intensity;
+  const stretch = range && range.max > range.min;
+  const uniforms: PointShaderUniforms = {
+    u_pointSize: clampPointSize(pointSize),
+    u_origin: f ? f.origin : [0, 0, 0],
+    u_up: f ? f.up : [0, 0, 1],
+    u_heights: f ? [f.originHeight, f.minHeight, span > 0 ? span : 1] : [0, 0, 1],
+    u_intensity: stretch ? [range.min, 255 / (range.max - range.min)] : [0, 1],
+  };
+  const lines: string[] = [];
+  lines.push('void fragmentMain(FragmentInput fsInput, inout czm_modelMaterial material) {');
+  lines.push('  float cls = float(fsInput.metadata.Classification);');
+  const hidden = options.hiddenClasses ?? [];
+  const hiddenTests = hidden.filter((c) => c !== OTHER_CLASSES).map((c) => `abs(cls - ${num(c)}) < 0.5`);
+  if (hidden.includes(OTHER_CLASSES)) {
+    hiddenTests.push(`!(${LISTED_CODES.map((c) => `abs(cls - ${num(c)}) < 0.5`).join(' || ')})`);
+  }
+  if (hiddenTests.length > 0) lines.push(`  if (${hiddenTests.join(' || ')}) discard;`);
+  const greyLines = [
+    '  float i = float(fsInput.metadata.Intensity);',
+    '  i = i > 255.0 ? i / 257.0 : i;',
+    '  float g = clamp((i - u_intensity.x) * u_intensity.y, 0.0, 255.0) / 255.0;',
+    '  vec3 srgb = vec3(g);',
+  ];
+  const mode = options.mode === 'RGB' && !options.hasColor ? 'INTENSITY' : options.mode;
+  switch (mode) {
+    case 'RGB':
+      lines.push('  vec3 srgb = fsInput.attributes.color_0.rgb;');
+      break;
+    case 'INTENSITY':
+      lines.push(...greyLines);
+      break;
+    case 'CLASS': {
+      lines.push(`  vec3 srgb = ${glslColor(classOf(OTHER_CLASSES).color)};`);
+      for (const c of POINT_CLASSES) {
+        if (c.code === OTHER_CLASSES) continue;
+        lines.push(`  if (abs(cls - ${num(c.code)}) < 0.5) srgb = ${glslColor(c.color)};`);
+      }
+      break;
+    }
+    case 'ELEVATION': {
+      lines.push(
+        '  vec3 d = fsInput.attributes.positionWC - u_origin;',
+        '  float u = dot(d, u_up);',
+        `  float h = u_heights.x + u + (dot(d, d) - u * u) / ${num(2 * EARTH_RADIUS)};`,
+        '  float t = clamp((h - u_heights.y) / u_heights.z, 0.0, 1.0);',
+      );
+      const n = ELEVATION_RAMP.length - 1;
+      lines.push(`  float x = t * ${num(n)};`);
+      lines.push(`  vec3 srgb = ${glslColor(ELEVATION_RAMP[n]!)};`);
+      for (let k = n - 1; k >= 0; k--) {
+        lines.push(
+          `  if (x < ${num(k + 1)}) srgb = mix(${glslColor(ELEVATION_RAMP[k]!)}, ${glslColor(ELEVATION_RAMP[k + 1]!)}, x - ${num(k)});`,
+        );
+      }
+      break;
+    }
+  }
+  lines.push('  material.diffuse = czm_srgbToLinear(srgb);');
+  lines.push('}');
+  const vertexShaderText = [
+    'void vertexMain(VertexInput vsInput, inout czm_modelVertexOutput vsOutput) {',
+    '  vsOutput.pointSize = u_pointSize;',
+    '}',
+  ].join('\n');
+  return { vertexShaderText, fragmentShaderText: lines.join('\n'), uniforms };
 }

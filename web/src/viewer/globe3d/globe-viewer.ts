@@ -2,11 +2,12 @@ import './cesium-base-url.js';
 import {
   BingMapsImageryProvider,
   BoundingSphere,
+  Cartesian2,
   Cartesian3,
-  Cesium3DTileStyle,
   Cesium3DTileset,
   Math as CesiumMath,
   Color,
+  CustomShader,
   Ellipsoid,
   GeoJsonDataSource,
   HeadingPitchRange,
@@ -14,12 +15,14 @@ import {
   type ImageryProvider,
   Ion,
   IonImageryProvider,
+  LightingModel,
+  UniformType,
   UrlTemplateImageryProvider,
   Viewer,
   WebMapTileServiceImageryProvider,
 } from 'cesium';
 import 'cesium/Build/Cesium/Widgets/widgets.css';
-import { type HeightFrame, pointStyle } from '../point-styles.js';
+import { clampPointSize, type HeightFrame, type PointShaderUniforms, pointShaderSource } from '../point-styles.js';
 import type {
   CreateViewer,
   PointCloudLayerDescription,
@@ -31,6 +34,7 @@ import type {
   WorldImagery,
 } from '../scene.types.js';
 import { VIEWER_CONSTANTS } from '../viewer-constants.js';
+import { normaliseTileset, type TilesetJsonLike } from './tileset-errors.js';
 
 /** Optional keys a deployment may inject (`window.NUAGE_CONFIG`); without them only "none" and "ign" imagery load. */
 interface ImageryConfig {
@@ -89,6 +93,32 @@ function heightFrameOf(tileset: Cesium3DTileset, extras: TilesetExtras | undefin
     minHeight: h - sphere.radius / 2,
     maxHeight: h + sphere.radius / 2,
   };
+}
+
+/** The uniforms of a point shader as Cesium declares them. */
+function cesiumUniforms(u: PointShaderUniforms) {
+  return {
+    u_pointSize: { type: UniformType.FLOAT, value: u.u_pointSize },
+    u_origin: { type: UniformType.VEC3, value: new Cartesian3(...u.u_origin) },
+    u_up: { type: UniformType.VEC3, value: new Cartesian3(...u.u_up) },
+    u_heights: { type: UniformType.VEC3, value: new Cartesian3(...u.u_heights) },
+    u_intensity: { type: UniformType.VEC2, value: new Cartesian2(...u.u_intensity) },
+  };
+}
+
+/**
+ * Fetches tileset.json and hands Cesium a normalised copy (errors on the
+ * py3dtiles scale the SSE of 120 expects, absolute content URIs) as a blob URL.
+ */
+async function normalisedTilesetUrl(url: string): Promise<string> {
+  const absolute = new URL(url, document.baseURI).href;
+  const res = await fetch(absolute, { credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`${absolute}: HTTP ${res.status}`);
+  const { json } = normaliseTileset((await res.json()) as TilesetJsonLike, absolute);
+  const blobUrl = URL.createObjectURL(new Blob([JSON.stringify(json)], { type: 'application/json' }));
+  // Content URIs are absolute: the blob is only read once, by fromUrl.
+  setTimeout(() => URL.revokeObjectURL(blobUrl), 60_000);
+  return blobUrl;
 }
 
 /** The imagery provider of a world imagery choice, or null for "none". */
@@ -173,19 +203,25 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     if (!destroyed) onEvent(e);
   };
 
-  function styleOf(cloud: LoadedCloud): Cesium3DTileStyle {
+  function shaderOf(cloud: LoadedCloud): CustomShader {
     // The ramp spans the cloud's own heights (the tiler's WGS84 box): the project's
     // min and max elevation, in the file's vertical datum and unit, label its ends.
-    return new Cesium3DTileStyle(
-      pointStyle({
+    const src = pointShaderSource(
+      {
         mode: current.pointMode,
-        pointSize: current.pointSize,
         hasColor: cloud.hasColor,
         heightFrame: cloud.frame,
         intensity: current.intensity,
         hiddenClasses: current.hiddenClasses,
-      }),
+      },
+      current.pointSize,
     );
+    return new CustomShader({
+      lightingModel: LightingModel.UNLIT,
+      uniforms: cesiumUniforms(src.uniforms),
+      vertexShaderText: src.vertexShaderText,
+      fragmentShaderText: src.fragmentShaderText,
+    });
   }
 
   function visibleSphere(): BoundingSphere | null {
@@ -206,7 +242,7 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
   async function addCloud(d: PointCloudLayerDescription): Promise<void> {
     loading.add(d.id);
     try {
-      const tileset = await Cesium3DTileset.fromUrl(d.tilesetUrl, {
+      const tileset = await Cesium3DTileset.fromUrl(await normalisedTilesetUrl(d.tilesetUrl), {
         maximumScreenSpaceError: VIEWER_CONSTANTS.maximumScreenSpaceError,
         cacheBytes: VIEWER_CONSTANTS.tileCacheBytes,
         maximumCacheOverflowBytes: VIEWER_CONSTANTS.tileCacheOverflowBytes,
@@ -235,7 +271,7 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
         },
       };
       tileset.show = d.visible;
-      tileset.style = styleOf(cloud);
+      tileset.customShader = shaderOf(cloud);
       scene.primitives.add(tileset);
       clouds.set(d.id, cloud);
       emit({
@@ -347,9 +383,9 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     if (destroyed) return;
     const restyle =
       next.pointMode !== current.pointMode ||
-      next.pointSize !== current.pointSize ||
       next.hiddenClasses !== current.hiddenClasses ||
       next.intensity !== current.intensity;
+    const resize = next.pointSize !== current.pointSize;
     current = next;
     const wantedClouds = next.layers.filter((l): l is PointCloudLayerDescription => l.kind === 'pointCloud');
     for (const id of [...clouds.keys()]) {
@@ -361,7 +397,8 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
       const cloud = clouds.get(d.id);
       if (cloud) {
         cloud.tileset.show = d.visible;
-        if (restyle) cloud.tileset.style = styleOf(cloud);
+        if (restyle) cloud.tileset.customShader = shaderOf(cloud);
+        else if (resize) cloud.tileset.customShader?.setUniform('u_pointSize', clampPointSize(next.pointSize));
       } else if (!loading.has(d.id)) {
         void addCloud(d);
       }
