@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { analyticSurface } from '@nuage/fixtures/synthetic/terrain-scene.js';
 import { describe, expect, it } from 'vitest';
+import { crsFromEpsg } from '../crs/index.js';
 import { createRaster, type Raster } from '../raster/raster.js';
 import { writeGeoJson } from '../writers/geojson.writer.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
-import { buildContours, type ContourLine, chaikin, contourFeatures } from './contours.product.js';
+import { buildContours, type ContourLine, chaikin, contourFeatures, contourFeaturesWgs84 } from './contours.product.js';
 import { gdal, hasGdal } from './test-gdal.js';
 
 function surface(): Raster {
@@ -173,5 +174,18 @@ describe('contours', () => {
     expect(doc.crs.properties.name).toBe('urn:ogc:def:crs:EPSG::2154');
     expect(doc.features[0].geometry.type).toBe('LineString');
     expect(['minor', 'major']).toContain(doc.features[0].properties.kind);
+  });
+
+  it('gives EPSG:4326 features for the API', () => {
+    const lines = buildContours(surface(), { minorCm: 100, majorCm: 500 });
+    const features = [...contourFeaturesWgs84(lines, crsFromEpsg(2154))];
+    expect(features).toHaveLength(lines.length);
+    const [lon, lat] = (features[0]!.geometry.coordinates as number[][])[0]!;
+    // (500000, 6000000) in Lambert-93 is near 0.63° E, 41.07° N.
+    expect(lon).toBeGreaterThan(0.6);
+    expect(lon).toBeLessThan(0.7);
+    expect(lat).toBeGreaterThan(41.0);
+    expect(lat).toBeLessThan(41.1);
+    expect(features[0]!.properties.elevation).toBe(lines[0]!.elevation);
   });
 });
