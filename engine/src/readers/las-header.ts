@@ -511,5 +511,41 @@ function parseLaszip(header: LasHeader): LaszipInfo | null {
   }
   if (chunkSize === 0)
     throw new InvalidInput('vlr[laszip encoded/22204].chunkSize', 'chunk size is 0', vlr.contentOffset + 12);
+  // The items must describe exactly one point record of the header's format.
+  const itemCount = dv.getUint16(32, true);
+  if (34 + itemCount * 6 > vlr.data.byteLength) {
+    throw new InvalidInput(
+      'vlr[laszip encoded/22204].numItems',
+      `${itemCount} items do not fit the ${vlr.data.byteLength}-byte record`,
+      vlr.contentOffset + 32,
+    );
+  }
+  let itemBytes = 0;
+  for (let i = 0; i < itemCount; i++) itemBytes += dv.getUint16(34 + i * 6 + 2, true);
+  if (itemBytes !== header.recordLength) {
+    throw new InvalidInput(
+      'header.pointRecordLength',
+      `${header.recordLength} bytes contradicts the LASzip items (${itemBytes}-byte points)`,
+      105,
+    );
+  }
+  const types = new Set<number>();
+  for (let i = 0; i < itemCount; i++) types.add(dv.getUint16(34 + i * 6, true));
+  types.delete(0);
+  types.delete(14);
+  const { extended, gpsTime, rgb, nir, wavePacket } = header.layout;
+  const expected = extended ? [10] : [6];
+  if (!extended && gpsTime >= 0) expected.push(7);
+  if (!extended && rgb >= 0) expected.push(8);
+  if (extended && rgb >= 0) expected.push(nir >= 0 ? 12 : 11);
+  if (wavePacket >= 0) expected.push(extended ? 13 : 9);
+  const firstType = itemCount > 0 ? dv.getUint16(34, true) : -1;
+  if (types.size !== expected.length || expected.some((t) => !types.has(t))) {
+    throw new InvalidInput(
+      'header.pointFormat',
+      `point format ${header.pointFormat} contradicts the LASzip items (${firstType === 10 ? 'LAS 1.4' : 'LAS 1.0-1.3'} layout)`,
+      104,
+    );
+  }
   return { compressor, chunkSize };
 }
