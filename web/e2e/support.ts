@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { inject, onTestFailed } from 'vitest';
 
 /** Generous waits: the machine runs the server, its worker, PostGIS and chromium on 2 cores. */
 export const UI_TIMEOUT = 30_000;
@@ -35,6 +35,13 @@ export async function newContext(browser: Browser, locale = 'en-US'): Promise<Br
   });
   context.setDefaultTimeout(UI_TIMEOUT);
   context.setDefaultNavigationTimeout(60_000);
+  // A failed test leaves a picture of every page it had open.
+  onTestFailed(async ({ task }) => {
+    const name = task.name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60);
+    for (const [i, page] of context.pages().entries()) {
+      await page.screenshot({ path: path.join(e2e().screenshotDir, `FAILED-${name}-${i}.png`) }).catch(() => {});
+    }
+  });
   return context;
 }
 
@@ -89,4 +96,21 @@ export function linkIn(mail: MaildevMail, hashRoutePath: string): string {
   const m = body.match(new RegExp(`https?://[^\\s"'<>]*#${escaped}\\?token=[^\\s"'<>]+`));
   if (!m) throw new Error(`no ${hashRoutePath} link in the mail "${mail.subject}"`);
   return m[0].replace(/&amp;/g, '&');
+}
+
+/** Logs in through the login form (English or French labels) and waits to leave the login page. */
+export async function logIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${e2e().baseUrl}/#/auth/login`);
+  const form = page.locator('form').first();
+  await form.locator('input[name="username"]').fill(email);
+  await form.locator('input[name="password"]').fill(password);
+  await form.locator('button[type="submit"]').click();
+  await page.waitForFunction(() => !window.location.hash.startsWith('#/auth/login'), undefined, {
+    timeout: UI_TIMEOUT,
+  });
+}
+
+/** A unique address for a test account. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}@example.com`;
 }

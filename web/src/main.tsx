@@ -1,4 +1,5 @@
 import '@blueprintjs/core/lib/css/blueprint.css';
+import '@blueprintjs/icons/lib/css/blueprint-icons.css';
 import '@blueprintjs/table/lib/css/table.css';
 import './app/app.css';
 import { createRoot } from 'react-dom/client';

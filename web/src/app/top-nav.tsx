@@ -38,6 +38,7 @@ function NavItem({
   const active = to === ROUTES.user ? pathname === to : pathname.startsWith(to);
   return (
     <AnchorButton
+      role="link"
       variant="minimal"
       icon={icon}
       href={`#${to}`}
@@ -142,7 +143,7 @@ export function TopNav() {
             </Button>
           </Popover>
         ) : pathname === ROUTES.auth_login ? null : (
-          <AnchorButton variant="minimal" icon="log-in" href={`#${ROUTES.auth_login}`}>
+          <AnchorButton role="link" variant="minimal" icon="log-in" href={`#${ROUTES.auth_login}`}>
             {t('common:nav.login')}
           </AnchorButton>
         )}

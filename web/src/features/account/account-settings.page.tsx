@@ -145,13 +145,13 @@ export function AccountSettingsPage() {
         </Card>
         <Card className="nu-settings__card">
           <H2>{t('account:profile.title')}</H2>
+          <p className="nu-muted">{t('account:memberSince', { date: formatDateTime(user.createdAt) })}</p>
           <ProfileForm user={user} />
         </Card>
         <Card className="nu-settings__card">
           <H2>{t('account:subscription.title')}</H2>
           <p>{t('account:subscription.intro')}</p>
           <Link to={ROUTES.user_subscription}>{t('account:subscription.open')}</Link>
-          <p className="nu-muted">{t('account:memberSince', { date: formatDateTime(user.createdAt) })}</p>
         </Card>
       </div>
     </PageFrame>
