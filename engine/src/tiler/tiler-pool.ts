@@ -5,6 +5,7 @@ import { runTilerTask } from './tiler-tasks.js';
 
 interface Job {
   task: TilerTask;
+  transfer: ArrayBuffer[];
   resolve: (r: TilerReply) => void;
   reject: (e: Error) => void;
 }
@@ -52,11 +53,12 @@ export class TilerPool {
     }
   }
 
-  run(task: TilerTask): Promise<TilerReply> {
+  /** Runs a task on the next free worker; `transfer` buffers move to the worker (unusable here afterwards). */
+  run(task: TilerTask, transfer: ArrayBuffer[] = []): Promise<TilerReply> {
     if (this.size === 0) return runTilerTask(task);
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
-      const job = { task, resolve, reject };
+      const job = { task, transfer, resolve, reject };
       const worker = this.idle.pop();
       if (worker) this.dispatch(worker, job);
       else this.queue.push(job);
@@ -67,7 +69,7 @@ export class TilerPool {
     const id = this.nextId++;
     this.running.set(id, job);
     this.busy.set(worker, id);
-    worker.postMessage({ id, task: job.task });
+    worker.postMessage({ id, task: job.task }, job.transfer);
   }
 
   private next(worker: Worker): void {

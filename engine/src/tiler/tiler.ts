@@ -1,4 +1,4 @@
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Bounds3, PointChunk, StepContext } from '../core/chunk.js';
@@ -15,15 +15,13 @@ import {
   type NodeSummary,
   nodeKey,
   type OctreeSpace,
-  QUANT_BITS,
-  QUANT_MAX,
   quantum,
 } from './octree.js';
-import { allocBlock, encodeBlock, type PointBlock } from './point-block.js';
+import type { PointBlock } from './point-block.js';
 import { type ColorMode, contentUri, writeNodeContent } from './tile-content.js';
 import { resolveTilerOptions, type TilerOptionsInput } from './tiler-options.js';
 import { TilerPool } from './tiler-pool.js';
-import { childBucketFile } from './tiler-protocol.js';
+import { type BucketTask, bucketFile, bucketTaskBuffers, childBucketFile, type TilerReply } from './tiler-protocol.js';
 
 /** A point source the tiler can consume (a reader plus its CRS transform). */
 export interface TilerInput {
@@ -153,90 +151,6 @@ function placeOctree(input: TilerInput): OctreeSpace {
   return { frame, min, size };
 }
 
-/** Points per in-memory block of a bucket before it is appended to the bucket's file. */
-const BLOCK_POINTS = 8192;
-/** Appends in flight before reading waits for the disk. */
-const MAX_PENDING_WRITES = 64;
-
-/**
- * Buffers points per bucket in fixed-size blocks; a full block is appended to
- * its bucket file in the background (one write chain per bucket, so blocks
- * never interleave).
- */
-class BucketWriter {
-  readonly counts: Float64Array;
-  private readonly blocks: (PointBlock | undefined)[];
-  private readonly chains = new Map<number, Promise<void>>();
-  private readonly inFlight = new Set<Promise<void>>();
-  private failure: unknown;
-  constructor(
-    readonly dir: string,
-    readonly depth: number,
-  ) {
-    this.counts = new Float64Array(1 << (3 * depth));
-    this.blocks = new Array(1 << (3 * depth));
-  }
-
-  file(id: number): string {
-    return path.join(this.dir, `b${id}`);
-  }
-
-  /** The block of bucket `id`, with room for one more point (the caller fills slot `count`). */
-  room(id: number): PointBlock {
-    const b = this.blocks[id];
-    if (b !== undefined && b.count < BLOCK_POINTS) return b;
-    if (b !== undefined) {
-      // The encoded copy goes to disk; the block is reused (callers overwrite every column).
-      this.seal(id, b);
-      b.count = 0;
-      return b;
-    }
-    const fresh = allocBlock(BLOCK_POINTS);
-    this.blocks[id] = fresh;
-    return fresh;
-  }
-
-  private seal(id: number, b: PointBlock): void {
-    this.counts[id]! += b.count;
-    const bytes = encodeBlock(b);
-    const write: Promise<void> = (this.chains.get(id) ?? Promise.resolve())
-      .then(() => appendFile(this.file(id), bytes))
-      .catch((error: unknown) => {
-        this.failure ??= error;
-      })
-      .finally(() => {
-        this.inFlight.delete(write);
-      });
-    this.inFlight.add(write);
-    this.chains.set(id, write);
-  }
-
-  /** Waits while too many appends are in flight (keeps memory bounded when the disk is slower than the reader). */
-  async drain(): Promise<void> {
-    while (this.inFlight.size > MAX_PENDING_WRITES) await Promise.race(this.inFlight);
-    if (this.failure) throw this.failure;
-  }
-
-  /** Seals every partial block and waits for all appends. */
-  async close(): Promise<void> {
-    this.blocks.forEach((b, id) => {
-      if (b && b.count > 0) this.seal(id, b);
-    });
-    this.blocks.fill(undefined);
-    await Promise.all(this.chains.values());
-    if (this.failure) throw this.failure;
-  }
-
-  /** Ids of non-empty buckets. */
-  ids(): number[] {
-    const out: number[] = [];
-    this.counts.forEach((c, id) => {
-      if (c > 0) out.push(id);
-    });
-    return out;
-  }
-}
-
 /** Indices 0..n-1. */
 function identity(n: number): Uint32Array {
   const a = new Uint32Array(n);
@@ -299,66 +213,74 @@ export async function tileInput(
       },
       input.bounds,
     );
-    const buckets = new BucketWriter(tmp, depth);
+    const bucketCount = 1 << (3 * depth);
+    const counts = new Float64Array(bucketCount);
+    const threads = new Map<number, Set<number>>();
     const classHistogram = new Float64Array(256);
     let maxColor = 0;
     let read = 0;
-    const shift = QUANT_BITS - depth;
-    const [mx, my, mz] = space.min;
-    const invQ = 1 / q;
+    let failure: unknown;
+    const inFlight = new Set<Promise<void>>();
+    const maxInFlight = Math.max(2, options.workers * 2);
+    const onReply = (reply: TilerReply, offset: number): void => {
+      if (reply.op !== 'bucket') throw new Error('unexpected tiler reply');
+      if (reply.badPoint >= 0) {
+        throw new InvalidInput(
+          'point',
+          `point ${offset + reply.badPoint} cannot be transformed to ECEF (outside the CRS's area of use?)`,
+        );
+      }
+      reply.ids.forEach((id, k) => {
+        counts[id]! += reply.counts[k]!;
+        const set = threads.get(id) ?? new Set<number>();
+        set.add(reply.thread);
+        threads.set(id, set);
+      });
+      for (let c = 0; c < 256; c++) classHistogram[c]! += reply.classHistogram[c]!;
+      if (reply.maxColor > maxColor) maxColor = reply.maxColor;
+    };
     for await (const chunk of input.chunks(signal)) {
       checkAbort(signal);
+      if (failure) throw failure;
       const n = chunk.count;
       if (n === 0) continue;
-      const { x, y, z } = chunk;
+      // Own copies: the reader may reuse its arrays, and these are transferred to a worker.
+      const x = chunk.x.slice(0, n);
+      const y = chunk.y.slice(0, n);
+      const z = chunk.z.slice(0, n);
       toLocal.forward(x, y, z, n);
-      const { intensity, classification: cls } = chunk;
-      const color = input.hasColor && chunk.red && chunk.green && chunk.blue ? chunk : undefined;
-      for (let i = 0; i < n; i++) {
-        const ex = x[i]!;
-        const ny = y[i]!;
-        const uz = z[i]!;
-        if (!(Number.isFinite(ex) && Number.isFinite(ny) && Number.isFinite(uz))) {
-          throw new InvalidInput('point', `point ${read + i} cannot be transformed to ECEF (outside the CRS's area?)`);
-        }
-        let qx = Math.floor((ex - mx) * invQ);
-        let qy = Math.floor((ny - my) * invQ);
-        let qz = Math.floor((uz - mz) * invQ);
-        qx = qx < 0 ? 0 : Math.min(qx, QUANT_MAX);
-        qy = qy < 0 ? 0 : Math.min(qy, QUANT_MAX);
-        qz = qz < 0 ? 0 : Math.min(qz, QUANT_MAX);
-        const id = ((qx >> shift) << (2 * depth)) | ((qy >> shift) << depth) | (qz >> shift);
-        const b = buckets.room(id);
-        const k = b.count++;
-        b.x[k] = qx;
-        b.y[k] = qy;
-        b.z[k] = qz;
-        b.intensity[k] = intensity ? intensity[i]! : 0;
-        b.classification[k] = cls ? cls[i]! : 0;
-        if (color) {
-          b.red[k] = color.red![i]!;
-          b.green[k] = color.green![i]!;
-          b.blue[k] = color.blue![i]!;
-        } else {
-          b.red[k] = 0;
-          b.green[k] = 0;
-          b.blue[k] = 0;
-        }
-      }
-      if (cls) for (let i = 0; i < n; i++) classHistogram[cls[i]!]!++;
-      else classHistogram[0]! += n;
-      if (color) {
-        const { red, green, blue } = color;
-        for (let i = 0; i < n; i++) {
-          const m = Math.max(red![i]!, green![i]!, blue![i]!);
-          if (m > maxColor) maxColor = m;
-        }
-      }
-      await buckets.drain();
+      const withColor = input.hasColor && chunk.red && chunk.green && chunk.blue;
+      const task: BucketTask = {
+        op: 'bucket',
+        count: n,
+        x,
+        y,
+        z,
+        ...(chunk.intensity ? { intensity: chunk.intensity.slice(0, n) } : {}),
+        ...(chunk.classification ? { classification: chunk.classification.slice(0, n) } : {}),
+        ...(withColor
+          ? { red: chunk.red!.slice(0, n), green: chunk.green!.slice(0, n), blue: chunk.blue!.slice(0, n) }
+          : {}),
+        min: space.min,
+        quantum: q,
+        depth,
+        dir: tmp,
+      };
+      const offset = read;
+      const job: Promise<void> = pool
+        .run(task, bucketTaskBuffers(task))
+        .then((reply) => onReply(reply, offset))
+        .catch((error: unknown) => {
+          failure ??= error;
+        })
+        .finally(() => inFlight.delete(job));
+      inFlight.add(job);
+      while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
       read += n;
       ctx.progress?.(Math.min(0.5, (0.5 * read) / Math.max(1, input.pointCount)), 'tilesCreation');
     }
-    await buckets.close();
+    await Promise.all(inFlight);
+    if (failure) throw failure;
     if (read === 0) throw new InvalidInput('points', 'the file holds no points: nothing to tile');
     const bucketedAt = Date.now();
 
@@ -373,7 +295,7 @@ export async function tileInput(
     };
     // Which nodes above the bucket depth exist (ancestors of non-empty buckets).
     const existing = new Set<string>();
-    for (const id of buckets.ids()) {
+    for (const id of threads.keys()) {
       const mask = (1 << depth) - 1;
       let a: NodeAddress = { d: depth, x: (id >>> (2 * depth)) & mask, y: (id >>> depth) & mask, z: id & mask };
       existing.add(nodeKey(a));
@@ -383,22 +305,22 @@ export async function tileInput(
       }
     }
 
-    const buildBucket = async (a: NodeAddress, file: string, count: number): Promise<PointBlock> => {
+    const buildBucket = async (a: NodeAddress, files: string[], count: number): Promise<PointBlock> => {
       checkAbort(signal);
       if (count > tuning.bucketLimit && canSplit(params, a.d)) {
         const prefix = path.join(tmp, `s${nodeKey(a)}`);
-        const reply = await pool.run({ op: 'split', file, address: a, childPrefix: prefix });
+        const reply = await pool.run({ op: 'split', files, address: a, childPrefix: prefix });
         if (reply.op !== 'split') throw new Error('unexpected tiler reply');
         const kids = reply.counts.flatMap((c, o) => (c > 0 ? [{ o, c }] : []));
         const results = await Promise.all(
           kids.map(async ({ o, c }) => ({
             address: childAddress(a, o),
-            points: await buildBucket(childAddress(a, o), childBucketFile(prefix, o), c),
+            points: await buildBucket(childAddress(a, o), [childBucketFile(prefix, o)], c),
           })),
         );
         return merge(a, results);
       }
-      const reply = await pool.run({ op: 'build', file, address: a, params, color, outDir });
+      const reply = await pool.run({ op: 'build', files, address: a, params, color, outDir });
       if (reply.op !== 'build') throw new Error('unexpected tiler reply');
       for (const s of reply.nodes) summaries.set(s.key, s);
       contentBytes += reply.contentBytes;
@@ -423,7 +345,8 @@ export async function tileInput(
     const solve = async (a: NodeAddress): Promise<PointBlock> => {
       if (a.d === depth) {
         const id = bucketId(a);
-        return buildBucket(a, buckets.file(id), buckets.counts[id]!);
+        const files = [...threads.get(id)!].map((t) => bucketFile(tmp, id, t));
+        return buildBucket(a, files, counts[id]!);
       }
       const kids: NodeAddress[] = [];
       for (let o = 0; o < 8; o++) {
