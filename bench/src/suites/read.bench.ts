@@ -43,15 +43,23 @@ async function rawRead(paths: string[], bufferBytes: number): Promise<number> {
 }
 
 /** Streams every point of the files through the engine reader; returns seconds and points. */
-async function engineRead(paths: string[], workers?: number): Promise<{ seconds: number; points: number }> {
+async function engineRead(
+  paths: string[],
+  workers?: number,
+): Promise<{ seconds: number; points: number; peakRssMB: number }> {
   const start = performance.now();
   let points = 0;
+  let peak = process.memoryUsage.rss();
+  let n = 0;
   for (const file of paths) {
     const reader = await openPointCloud(file);
-    for await (const chunk of reader.read(workers === undefined ? {} : { workers })) points += chunk.count;
+    for await (const chunk of reader.read(workers === undefined ? {} : { workers })) {
+      points += chunk.count;
+      if ((++n & 15) === 0) peak = Math.max(peak, process.memoryUsage.rss());
+    }
     await reader.close();
   }
-  return { seconds: (performance.now() - start) / 1000, points };
+  return { seconds: (performance.now() - start) / 1000, points, peakRssMB: Math.round(peak / 1e6) };
 }
 
 const round = (v: number, d = 3) => Number(v.toFixed(d));
@@ -113,6 +121,7 @@ const suite = {
         rawEquivalentWarmMpointsPerSecond: lasRate(lasRawWarm),
         ratioCold: round(lasRawCold / lasEngineCold.seconds),
         ratioWarm: round(lasRawWarm / lasEngineWarm.seconds),
+        peakRssMB: Math.max(lasEngineCold.peakRssMB, lasEngineWarm.peakRssMB),
         target: 'ratio >= 0.8',
       },
       laz: {
@@ -127,6 +136,7 @@ const suite = {
         workersMpointsPerSecond: round(lazWorkers.points / lazWorkers.seconds / 1e6),
         speedup: round(lazOneThread.seconds / lazWorkers.seconds, 2),
         ratioToRawCold: round(lazRawCold / lazOneThread.seconds),
+        peakRssMB: Math.max(lazOneThread.peakRssMB, lazWorkers.peakRssMB),
         target: '>= 1.5 M points/s on one core, >= 1.8x that on 2 cores',
       },
     };

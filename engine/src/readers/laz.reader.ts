@@ -108,6 +108,7 @@ async function* readLaz(
       const records = await inFlight.shift()!;
       const count = chunks[index]!.pointCount;
       for (let start = 0; start < count; start += chunkSize) {
+        if (start > 0) throwIfAborted(options.signal);
         const n = Math.min(chunkSize, count - start);
         const out = emit(records.subarray(start * recordLength, (start + n) * recordLength), n);
         if (out.count > 0) yield out;
