@@ -118,7 +118,7 @@ export function TopNav() {
       </NavbarGroup>
       <NavbarGroup align={Alignment.END}>
         <PreferenceSwitches />
-        <NavbarDivider />
+        {(user || pathname !== ROUTES.auth_login) && <NavbarDivider />}
         {user ? (
           <Popover
             placement="bottom-end"

@@ -150,7 +150,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     columns: t('common:table.viewColumns'),
     line: t('common:table.viewLine'),
   };
-  const viewIcons = { table: 'th', columns: 'th-list', line: 'list' } as const;
+  const viewIcons = { table: 'th', columns: 'grid', line: 'list' } as const;
 
   const sortIcon = (id: string) =>
     state.sortBy !== id ? 'double-caret-vertical' : state.descending ? 'caret-down' : 'caret-up';
@@ -247,7 +247,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     body = <NonIdealState icon="inbox" title={t('common:table.empty')} className="nu-table__state" />;
   } else if (state.view === 'columns') {
     body = (
-      <div className="nu-table__grid" style={{ height: Math.min(36 + rows.length * 28, 620) }}>
+      <div className="nu-table__grid" style={{ height: Math.min(48 + rows.length * 20, 640) }}>
         <Table2
           numRows={rows.length}
           enableRowHeader={false}
@@ -274,7 +274,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           const key = rowKey(row);
           const [primary, ...rest] = columns;
           return (
-            <li key={key} className="nu-table__line">
+            <li key={key} className={`nu-table__line${selectionActions ? ' nu-table__line--check' : ''}`}>
               {selectionActions && (
                 <Checkbox
                   className="nu-table__check"
@@ -285,11 +285,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
               )}
               <div className="nu-table__line-main">{primary?.render(row)}</div>
               <div className="nu-table__line-rest">
-                {rest.map((c) => (
-                  <span key={c.id} className="nu-table__line-item">
-                    <span className="nu-muted">{c.header}:</span> {c.render(row)}
-                  </span>
-                ))}
+                {rest
+                  .filter((c) => c.text?.(row) !== '')
+                  .map((c) => (
+                    <span key={c.id} className="nu-table__line-item">
+                      <span className="nu-muted">{c.header}</span> {c.render(row)}
+                    </span>
+                  ))}
               </div>
             </li>
           );
