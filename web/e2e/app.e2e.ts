@@ -35,6 +35,23 @@ describe('the built app', () => {
     await context.close();
   });
 
+  it('logs in with the keyboard alone, and / then leads to the user page', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${e2e().baseUrl}/`);
+    await page.getByRole('heading', { name: 'Log in to Nuage' }).waitFor();
+    // The email field has the focus; Tab reaches the password, Enter submits.
+    await page.keyboard.type(e2e().adminEmail);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(e2e().adminPassword);
+    await page.keyboard.press('Enter');
+    await waitForRoute(page, '/user');
+    await page.goto(`${e2e().baseUrl}/`);
+    await waitForRoute(page, '/user');
+    expect(hashRoute(page)).toBe('/user');
+    await context.close();
+  });
+
   it('shows the not-found page for an unknown route', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
