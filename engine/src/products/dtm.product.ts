@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
 import { type Raster, type RasterCrs, rasterForBounds } from '../raster/raster.js';
-import { PointBuffer, rasterizeTin, thinToBins } from '../raster/tin.js';
+import { PointBuffer, thinToBins } from '../raster/tin.js';
+import { rasterizeTinParallel } from '../raster/tin-parallel.js';
 import { dtmResolutionCm } from './terrain-options.js';
 
 /** Options of {@link buildDtm}. */
@@ -13,6 +14,14 @@ export const dtmOptionsSchema = z.object({
   groundClasses: z.array(z.number().int().min(0).max(255)).min(1).default([2]),
   /** Horizontal CRS unit in metres (0.3048 for feet). */
   unitToMetre: z.number().positive().default(1),
+  /**
+   * Ground points are thinned to one per square bin of this many cells (the
+   * point nearest the bin centre) before triangulation: 1 keeps one point per
+   * cell, 0.5 up to four.
+   */
+  thinning: z.number().min(0.1).max(4).default(1),
+  /** Worker threads triangulating bands of the raster (default: available cores; 0 or 1 inline). */
+  workers: z.number().int().min(0).max(64).optional(),
 });
 export type DtmOptions = z.input<typeof dtmOptionsSchema>;
 
@@ -32,8 +41,8 @@ export interface DtmInput {
  * Builds a DTM (`products.dtm`): ground points → Delaunay TIN → raster sampled
  * at cell centres. Holes under buildings and bridges are spanned by the TIN;
  * cells outside the hull of the ground points are nodata (-9999). Dense
- * clouds are thinned to one point per quarter cell first (the nearest to the
- * sub-cell centre) so cost stays proportional to the raster.
+ * clouds are thinned to one point per cell first (the nearest to the cell
+ * centre, see `thinning`) so cost stays proportional to the raster.
  *
  * @example
  * const dtm = await buildDtm({ chunks: reader.read(), crs }, { resolutionCm: 50 });
@@ -74,8 +83,8 @@ export async function buildDtm(input: DtmInput, options: DtmOptions = {}, contex
   const bounds = { minX, minY, maxX, maxY };
   const raster = rasterForBounds(bounds, resolution, input.crs);
   context.progress?.(0.3, 'dtm');
-  const thin = thinToBins(ground.x, ground.y, ground.z, ground.count, bounds, resolution / 2);
-  rasterizeTin(thin.x, thin.y, thin.z, thin.count, raster);
+  const thin = thinToBins(ground.x, ground.y, ground.z, ground.count, bounds, resolution * o.thinning);
+  await rasterizeTinParallel(thin.x, thin.y, thin.z, thin.count, raster, { workers: o.workers });
   context.progress?.(1, 'dtm');
   return raster;
 }
