@@ -94,6 +94,12 @@ describe('admin users', () => {
     await waitForRoute(page, '/admin/projects/list');
     await page.getByRole('menuitem', { name: 'Users' }).click();
     await page.waitForFunction(() => window.location.hash.includes('sortBy=email'));
+    await table.locator('tbody tr').first().waitFor();
+    // The table follows the dark theme.
+    await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    await page.waitForFunction(() => document.body.classList.contains('bp6-dark'));
+    await screenshot(page, 'admin-users-dark');
+    await page.getByRole('button', { name: 'Switch to the light theme' }).click();
     expect(errors).toEqual([]);
     await context.close();
 
