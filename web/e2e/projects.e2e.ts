@@ -62,7 +62,9 @@ describe('projects', () => {
 
     // Create: upload, then the viewer route shows the progress until the project is ready.
     await page.getByTestId('create-submit').click();
-    await waitForRoute(page, '/user/projects/');
+    await page.waitForFunction(() => /^#\/user\/projects\/\d+$/.test(window.location.hash), null, {
+      timeout: 120_000,
+    });
     const projectPath = new URL(page.url()).hash.slice(1);
     expect(projectPath).toMatch(/^\/user\/projects\/\d+$/);
     await waitForTilesLoaded(page);

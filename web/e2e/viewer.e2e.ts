@@ -72,9 +72,9 @@ describe('the 3D viewer', () => {
 
     // The scene with the points, then without them (the point cloud unticked in the layer tree).
     const first = await stage.screenshot();
-    await cloud.uncheck();
+    await cloud.setChecked(false, { force: true });
     const empty = await shotUntil(page, stage, scratch, differs(first), 'the empty scene');
-    await cloud.check();
+    await cloud.setChecked(true, { force: true });
     const shots: Record<string, Buffer> = {};
     shots.RGB = await shotUntil(page, stage, scratch, differs(empty), 'the points in RGB');
     await page.screenshot({ path: path.join(e2e().screenshotDir, 'viewer-RGB.png') });

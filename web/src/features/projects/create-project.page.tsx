@@ -26,14 +26,7 @@ import { type LasHeaderData, LasHeaderError, readLasHeaderFromFile } from './las
 import { ProcessingFields } from './processing-fields.js';
 import { DEFAULT_PROCESSING_OPTIONS, processingOptionsSchema } from './processing-options.schema.js';
 import { projectNameRule } from './project-name.schema.js';
-import {
-  createProject,
-  requestUploadUrl,
-  startProcessing,
-  startTiling,
-  type UploadProgress,
-  uploadFile,
-} from './projects.api.js';
+import { createProject, requestUploadUrl, startTiling, type UploadProgress, uploadFile } from './projects.api.js';
 import type { Project } from './projects.types.js';
 import './projects.css';
 
@@ -128,7 +121,8 @@ export function CreateProjectPage() {
       const signed = await requestUploadUrl({
         layerId: layer.id,
         type: 'POINT_CLOUD',
-        filename: file.name,
+        // The API takes file names URL-encoded (spec §7).
+        filename: encodeURIComponent(file.name),
         fileSize: file.size,
         epsgCode,
         lasHeaderData: header,
@@ -146,8 +140,8 @@ export function CreateProjectPage() {
         filename: signed.filename,
         fileSize: file.size,
         originalFilename: file.name,
+        processingOptions: values.processing,
       });
-      await startProcessing(project.id, values.processing);
       navigate(routePath('user_project_view', { id: project.id }));
     } catch (err) {
       setPhase({

@@ -53,19 +53,24 @@ export function requestUploadUrl(body: {
   return api.post<SignedUpload>('/assets/upload-signed-url', { body });
 }
 
-/** POST /assets/start-tiling (spec §7): starts metadata extraction then tiling of the uploaded file. */
+/**
+ * POST /assets/start-tiling (spec §7): starts metadata extraction then tiling
+ * of the uploaded file; with `processingOptions` the processing follows once
+ * the tileset is ready.
+ */
 export function startTiling(body: {
   assetId: string;
   filename: string;
   fileSize: number;
   originalFilename: string;
+  processingOptions?: ProcessingOptions;
 }): Promise<{ asset: Asset; inputFilePath?: string }> {
   return api.post('/assets/start-tiling', { body });
 }
 
-/** POST /projects/{id}/processing: runs every product with the form's options. */
+/** POST /projects/{id}/processing: runs every product again with the form's options. */
 export function startProcessing(projectId: string, options: ProcessingOptions): Promise<unknown> {
-  return api.post(`/projects/${encodeURIComponent(projectId)}/processing`, { body: options });
+  return api.post(`/projects/${encodeURIComponent(projectId)}/processing`, { body: { options } });
 }
 
 /** Upload progress: bytes sent of the total, and the mean speed since the start (bytes per second). */

@@ -38,9 +38,12 @@ export interface FileSupply {
 
 /** GET /assets/custom-tiler/file-supplier-url: a signed, expiring URL of one file of an asset. */
 export function fileSupplierUrl(assetId: string, extension: string, shareToken?: string): Promise<FileSupply> {
-  return api.get<FileSupply>('/assets/custom-tiler/file-supplier-url', {
-    query: { id: assetId, extension, ...(shareToken ? { token: shareToken } : {}) },
-  });
+  if (shareToken) {
+    return api.get<FileSupply>('/assets/custom-tiler/file-supplier-url-from-shared-token', {
+      query: { id: assetId, extension, token: shareToken },
+    });
+  }
+  return api.get<FileSupply>('/assets/custom-tiler/file-supplier-url', { query: { id: assetId, extension } });
 }
 
 /**
