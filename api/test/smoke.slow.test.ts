@@ -46,7 +46,12 @@ async function npmStart(env: Record<string, string>): Promise<Started> {
     try {
       const res = await fetch(`http://127.0.0.1:${env.PORT}/api/health`);
       if (res.status === 200) {
-        return { child, output: () => out, healthAfterMs: Date.now() - t0, health: await res.json() };
+        return {
+          child,
+          output: () => out,
+          healthAfterMs: Date.now() - t0,
+          health: (await res.json()) as Started['health'],
+        };
       }
     } catch {
       // not listening yet

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PgliteMultiplexServer } from './embedded-mux.js';
 
 /** A running embedded database: PGlite with PostGIS behind a loopback PostgreSQL socket. */
 export interface EmbeddedDatabase {
@@ -14,8 +14,8 @@ export interface EmbeddedDatabase {
 /**
  * Starts PGlite (data kept in `dir`, or in memory when `dir` is `memory://`)
  * with the PostGIS extension and serves it on 127.0.0.1 so that ordinary
- * PostgreSQL clients connect to it. The socket server multiplexes several
- * client connections onto the single PGlite session.
+ * PostgreSQL clients connect to it. The server multiplexes several client
+ * connections onto the single PGlite session (see embedded-mux.ts).
  *
  * @example
  * const db = await startEmbeddedDatabase({ dir: './data/db' });
@@ -29,24 +29,19 @@ export async function startEmbeddedDatabase(options: {
   if (!options.dir.startsWith('memory://')) await mkdir(options.dir, { recursive: true });
   const db = await PGlite.create(options.dir, { extensions: { postgis } });
   await db.exec('CREATE EXTENSION IF NOT EXISTS postgis');
-  const server = new PGLiteSocketServer({
-    db,
-    host: '127.0.0.1',
-    port: options.port ?? 0,
-    maxConnections: options.maxConnections ?? 16,
-  });
-  await server.start();
-  const port = Number(server.getServerConn().split(':').pop());
-  if (!port) {
-    await server.stop();
+  const server = new PgliteMultiplexServer({ db, maxConnections: options.maxConnections ?? 32 });
+  let port: number;
+  try {
+    port = await server.listen(options.port ?? 0);
+  } catch (err) {
     await db.close();
-    throw new Error('embedded database: could not learn the port it listens on');
+    throw err;
   }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     async stop() {
-      await server.stop();
+      await server.close();
       await db.close();
     },
   };

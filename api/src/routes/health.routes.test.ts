@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createApp } from '../app.js';
 import { createDatabase } from '../db/client.js';
+import type { ErrorBody } from '../errors.js';
 import { ensureAdmin } from '../services/bootstrap.service.js';
+import type { HealthReport } from '../services/health.service.js';
 import { startWorker } from '../worker/runner.js';
 
 describe('GET /api/health', () => {
@@ -15,7 +17,7 @@ describe('GET /api/health', () => {
   it('reports the server database, its PostGIS version and the migration version', async () => {
     const res = await t.app.request('/api/health');
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()) as HealthReport;
     expect(body.database.kind).toBe('server');
     expect(body.database.postgis).toMatch(/^3\.\d+/);
     expect(body.database.migrationVersion).toBeGreaterThanOrEqual(1);
@@ -26,7 +28,7 @@ describe('GET /api/health', () => {
   it('shows a live worker heartbeat once a worker runs', async () => {
     const worker = await startWorker(t.deps, { databaseUrl: t.tdb.url });
     try {
-      const body = await (await t.app.request('/api/health')).json();
+      const body = (await (await t.app.request('/api/health')).json()) as HealthReport;
       expect(body.worker.live).toBe(1);
       expect(body.worker.heartbeatAgeSeconds).toBeLessThan(10);
     } finally {
@@ -64,12 +66,14 @@ describe('unknown paths', () => {
   it('answers a JSON 404 under /api', async () => {
     const res = await t.app.request('/api/no-such-thing');
     expect(res.status).toBe(404);
-    expect((await res.json()).error.code).toBe('NOT_FOUND');
+    expect(((await res.json()) as ErrorBody).error.code).toBe('NOT_FOUND');
   });
 
   it('serves the OGC API conformance classes', async () => {
     const res = await t.app.request('/ogc/conformance');
     expect(res.status).toBe(200);
-    expect((await res.json()).conformsTo).toContain('http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core');
+    expect(((await res.json()) as { conformsTo: string[] }).conformsTo).toContain(
+      'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
+    );
   });
 });
