@@ -10,7 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { openPointCloud } from '@nuage/engine/readers/index.js';
 import { realFile } from '@nuage/fixtures/real-data.js';
 import { ensureMosaicLas, REAL_LAZ_FILES } from '../data/big-inputs.js';
@@ -59,7 +59,15 @@ async function engineRead(
     }
     await reader.close();
   }
-  return { seconds: (performance.now() - start) / 1000, points, peakRssMB: Math.round(peak / 1e6) };
+  const used = process.cpuUsage(cpu);
+  return {
+    seconds: (performance.now() - start) / 1000,
+    // User + system time of every thread of the process (workers included): a
+    // per-core cost that other processes competing for the CPU do not inflate.
+    cpuSeconds: (used.user + used.system) / 1e6,
+    points,
+    peakRssMB: Math.round(peak / 1e6),
+  };
 }
 
 const round = (v: number, d = 3) => Number(v.toFixed(d));
@@ -69,6 +77,7 @@ const suite = {
   async run(args: string[]) {
     const at = args.indexOf('--points');
     const minPoints = at >= 0 ? Number(args[at + 1]) : 20_000_000;
+    const loadAverageAtStart = loadavg().map((v) => round(v, 2));
     const las = await ensureMosaicLas(minPoints);
     const lasPoints = las.pointCount;
     const bufferBytes = 65536 * 30;
@@ -105,6 +114,7 @@ const suite = {
     return {
       cacheDrop: cold ? 'dropped with /proc/sys/vm/drop_caches' : 'not permitted: cold figures are warm',
       cores,
+      loadAverageAtStart,
       las: {
         file: las.path,
         points: lasPoints,
@@ -122,6 +132,8 @@ const suite = {
         ratioCold: round(lasRawCold / lasEngineCold.seconds),
         ratioWarm: round(lasRawWarm / lasEngineWarm.seconds),
         peakRssMB: Math.max(lasEngineCold.peakRssMB, lasEngineWarm.peakRssMB),
+        engineWarmCpuSeconds: round(lasEngineWarm.cpuSeconds),
+        engineMpointsPerCpuSecond: lasRate(lasEngineWarm.cpuSeconds),
         target: 'ratio >= 0.8',
       },
       laz: {
@@ -137,6 +149,11 @@ const suite = {
         speedup: round(lazOneThread.seconds / lazWorkers.seconds, 2),
         ratioToRawCold: round(lazRawCold / lazOneThread.seconds),
         peakRssMB: Math.max(lazOneThread.peakRssMB, lazWorkers.peakRssMB),
+        oneThreadCpuSeconds: round(lazOneThread.cpuSeconds),
+        workersCpuSeconds: round(lazWorkers.cpuSeconds),
+        oneThreadMpointsPerCpuSecond: round(lazOneThread.points / lazOneThread.cpuSeconds / 1e6),
+        workersMpointsPerCpuSecond: round(lazWorkers.points / lazWorkers.cpuSeconds / 1e6),
+        loadAverageAtEnd: loadavg().map((v) => round(v, 2)),
         target: '>= 1.5 M points/s on one core, >= 1.8x that on 2 cores',
       },
     };
