@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../src/db/client.js';
-import { TEMPLATE_DB, withDatabase } from './db-url.js';
+import { templateName, testDatabaseName, withDatabase } from './db-url.js';
 
 export interface TestDatabase extends DatabaseHandle {
   url: string;
@@ -22,13 +22,14 @@ export interface TestDatabase extends DatabaseHandle {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = inject('testDatabaseBaseUrl');
-  const name = `nuage_test_${randomBytes(6).toString('hex')}`;
+  const runPid = inject('testRunPid');
+  const name = testDatabaseName(runPid, randomBytes(6).toString('hex'));
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DB}"`);
+        await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName(runPid)}"`);
         break;
       } catch (err) {
         // Two files cloning at the same instant: "source database is being accessed by other users".

@@ -1,14 +1,26 @@
 import { migrate } from '@nuage/migrations';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { TEMPLATE_DB, testServerUrl, withDatabase } from './db-url.js';
+import { runPidOf, templateName, testServerUrl, withDatabase } from './db-url.js';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /**
  * Once per `vitest run`: checks the PostgreSQL server has PostGIS, drops test
  * databases left by earlier runs, and builds a migrated template database that
  * every test file clones (CREATE DATABASE ... TEMPLATE), so files never share state.
+ * Several runs may share the server (engineers testing at once): each run names
+ * its databases after its process id and only drops those of runs that are gone.
  */
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const template = templateName(process.pid);
   const base = testServerUrl();
   const admin = new pg.Client({ connectionString: base });
   try {
@@ -24,28 +36,41 @@ export default async function setup(project: TestProject): Promise<void> {
     if (ext.rowCount === 0) {
       throw new Error(`PostGIS is not installed on the PostgreSQL server at ${base}. Run: bash .ci/setup`);
     }
-    const stale = await admin.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'nuage\\_test\\_%' OR datname = $1",
-      [TEMPLATE_DB],
+    const existing = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE 'nuage\\_test\\_%'",
     );
-    for (const { datname } of stale.rows) {
+    for (const { datname } of existing.rows) {
+      const owner = runPidOf(datname);
+      if (owner !== null && owner !== process.pid && alive(owner)) continue;
       await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     }
-    await admin.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
+    await admin.query(`CREATE DATABASE "${template}"`);
   } finally {
     await admin.end();
   }
-  const pool = new pg.Pool({ connectionString: withDatabase(base, TEMPLATE_DB), max: 1 });
+  const pool = new pg.Pool({ connectionString: withDatabase(base, template), max: 1 });
   try {
     await migrate(pool);
   } finally {
     await pool.end();
   }
   project.provide('testDatabaseBaseUrl', base);
+  project.provide('testRunPid', process.pid);
+  return async () => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    try {
+      await c.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+    } finally {
+      await c.end();
+    }
+  };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     testDatabaseBaseUrl: string;
+    /** Process id of the vitest run: its databases carry it in their names. */
+    testRunPid: number;
   }
 }

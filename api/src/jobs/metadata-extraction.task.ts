@@ -3,6 +3,7 @@ import { openPointCloud } from '@nuage/engine/readers/index.js';
 import type { Task } from 'graphile-worker';
 import type { AppDeps } from '../context.js';
 import { findAsset, listAssetFiles, setAssetStatus, updateAsset } from '../db/queries/assets.queries.js';
+import { failWaitingProcessing } from '../db/queries/jobs.queries.js';
 import { setProjectFacts, setProjectStatus } from '../db/queries/projects.queries.js';
 import { queueNewJob } from '../services/jobs.service.js';
 import { defineJobTask, type JobFailure, PermanentJobError } from './job-runner.js';
@@ -131,6 +132,7 @@ export function metadataExtractionTask(deps: AppDeps, workerId: string): Task {
     async onFailure(trx, job, failure: JobFailure) {
       if (job.asset_id) await setAssetStatus(trx, job.asset_id, 'ERROR', failure);
       await setProjectStatus(trx, job.project_id, 'ERROR', failure);
+      await failWaitingProcessing(trx, job.project_id, `the point cloud could not be read: ${failure.message}`);
     },
   });
 }

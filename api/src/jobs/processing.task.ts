@@ -17,6 +17,7 @@ import type { JobRow } from '../db/queries/jobs.queries.js';
 import { recordCharge } from '../db/queries/jobs.queries.js';
 import { findProject } from '../db/queries/projects.queries.js';
 import { mailer } from '../mail/mailer.js';
+import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
 import { type ProcessingOptions, processingOptionsSchema } from '../services/processing-options.js';
 import { LAYER_NAMES, LAYER_OF_ASSET } from '../services/project-view.js';
 import { classifyError, defineJobTask, type JobFailure, PermanentJobError } from './job-runner.js';
@@ -110,6 +111,8 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
       const products = orderProducts(PROCESSING_PRODUCTS).filter((p) => p.enabled?.(options) ?? true);
       if (products.length === 0) throw new PermanentJobError('NO_PRODUCTS', 'no processing product is available');
 
+      const tilerOptions = await tilerOptionsForJobs(deps);
+      const sourceName = (cloud.original_filename ?? 'cloud').replace(/\.la[sz]$/i, '') || 'cloud';
       const values = new Map<string, unknown>();
       const runs: ProductRun[] = [];
       const failed = new Set<string>();
@@ -149,6 +152,8 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
             progress: (f) => ctx.progress(start + span * 0.9 * Math.max(0, Math.min(1, f))),
             log: ctx.log.child({ product: product.id }),
             inputs: new Map(product.needs.map((n) => [n, values.get(n)])),
+            tilerOptions,
+            sourceName,
           });
           await ctx.step(`${product.id}:storing`, start + span * 0.9);
           await storeOutput(deps, job, asset.id, cloud.project_id, output);

@@ -4,8 +4,11 @@ import type { AppDeps } from '../context.js';
 import { updateJob } from '../db/queries/jobs.queries.js';
 import { ensureQueue, forceUnlockWorkers } from './queue.js';
 
-/** A worker whose heartbeat (every 5 s) is older than this is dead. */
-export const DEAD_AFTER_SECONDS = 30;
+/**
+ * A worker on another host whose heartbeat (every 5 s) is older than this is
+ * dead. Generous: a long synchronous engine step delays heartbeats.
+ */
+export const DEAD_AFTER_SECONDS = 120;
 /** How often a live worker looks for jobs of dead workers. */
 const SWEEP_MS = 15_000;
 
@@ -30,8 +33,9 @@ interface RunningJob {
 /**
  * Releases the jobs of workers that died (SIGKILL, crash, lost machine) so
  * they run again now rather than after graphile-worker's 4-hour lock timeout.
- * A worker is dead when its heartbeat row is missing or older than 30 s, or
- * at once when it ran on this host and its process no longer exists. Its jobs
+ * A worker is dead when its heartbeat row is missing, when it ran on this host
+ * and its process no longer exists, or (other hosts) when its heartbeat is
+ * older than DEAD_AFTER_SECONDS. Its jobs
  * go back to PENDING and their graphile-worker locks are released; the runs
  * that follow resume or redo the work idempotently (charges are keyed per job).
  *
@@ -45,12 +49,13 @@ export async function releaseJobsOfDeadWorkers(deps: AppDeps, selfId: string): P
     FROM jobs j LEFT JOIN worker_heartbeats h ON h.worker_id = j.worker_id
     WHERE j.state = 'PROGRESS' AND j.worker_id IS DISTINCT FROM ${selfId}`.execute(db);
   const here = hostname();
-  const dead = rows.rows.filter(
-    (r) =>
-      r.hb_age === null ||
-      r.hb_age > DEAD_AFTER_SECONDS ||
-      (r.hb_hostname === here && (r.hb_pid === process.pid || !pidAlive(r.hb_pid!))),
-  );
+  // On this host the process table is the truth (a busy worker may beat late);
+  // elsewhere the heartbeat's age is.
+  const dead = rows.rows.filter((r) => {
+    if (r.hb_age === null) return true;
+    if (r.hb_hostname === here) return r.hb_pid === process.pid || !pidAlive(r.hb_pid!);
+    return r.hb_age > DEAD_AFTER_SECONDS;
+  });
   if (dead.length === 0) return [];
   await ensureQueue(deps);
   const locks = [...new Set(dead.map((r) => r.locked_by).filter((l): l is string => !!l))];

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { InvalidInput } from '@nuage/engine/core/errors.js';
 import type { ByteSource } from '@nuage/engine/readers/index.js';
-import { type ObjectStore, readAll } from '@nuage/tiles-cache';
+import { ObjectNotFound, type ObjectStore, readAll } from '@nuage/tiles-cache';
 import type { TilesStoreLike } from '../storage.js';
+import { PermanentJobError } from './job-runner.js';
 
 /**
  * The input file of a job as a local path: the stored file itself when the
@@ -19,12 +20,24 @@ export async function localCopy(
 ): Promise<string> {
   const local = storage.localPath(key);
   if (local) {
-    await access(local);
+    try {
+      await access(local);
+    } catch {
+      throw new PermanentJobError('INPUT_MISSING', 'the stored point cloud file is missing: upload it again');
+    }
     onProgress?.(1);
     return local;
   }
   const target = path.join(tmpDir, `input${path.extname(key)}`);
-  const got = await storage.objects.get(key);
+  let got: Awaited<ReturnType<ObjectStore['get']>>;
+  try {
+    got = await storage.objects.get(key);
+  } catch (err) {
+    if (err instanceof ObjectNotFound) {
+      throw new PermanentJobError('INPUT_MISSING', 'the stored point cloud file is missing: upload it again');
+    }
+    throw err;
+  }
   let done = 0;
   got.body.on('data', (chunk: Buffer) => {
     done += chunk.byteLength;

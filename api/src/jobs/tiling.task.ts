@@ -3,7 +3,7 @@ import { tilePointCloud } from '@nuage/engine/tiler/tile-point-cloud.js';
 import type { Task } from 'graphile-worker';
 import type { AppDeps } from '../context.js';
 import { findAsset, listAssetFiles, setAssetStatus, updateAsset } from '../db/queries/assets.queries.js';
-import { enqueueJob, latestJob } from '../db/queries/jobs.queries.js';
+import { enqueueJob, failWaitingProcessing, latestJob } from '../db/queries/jobs.queries.js';
 import { setProjectStatus } from '../db/queries/projects.queries.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
 import { defineJobTask, type JobFailure, PermanentJobError } from './job-runner.js';
@@ -108,6 +108,7 @@ export function tilingTask(deps: AppDeps, workerId: string): Task {
     async onFailure(trx, job, failure: JobFailure) {
       if (job.asset_id) await setAssetStatus(trx, job.asset_id, 'ERROR', failure);
       await setProjectStatus(trx, job.project_id, 'ERROR', failure);
+      await failWaitingProcessing(trx, job.project_id, `the point cloud could not be tiled: ${failure.message}`);
     },
   });
 }

@@ -29,7 +29,8 @@ export async function replaceFeatures(db: Db, assetId: string, features: Iterabl
       .values(
         batch.map((f) => ({
           asset_id: assetId,
-          geom: sql`ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(f.geometry)}), 4326)`,
+          // 2D: heights travel in the properties (elevation), as OGC API Features clients expect.
+          geom: sql`ST_SetSRID(ST_Force2D(ST_GeomFromGeoJSON(${JSON.stringify(f.geometry)})), 4326)`,
           properties: JSON.stringify(f.properties ?? {}),
         })),
       )

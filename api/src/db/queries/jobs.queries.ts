@@ -249,3 +249,26 @@ export async function listJobs(
 export function listProjectJobs(db: Db, projectId: string): Promise<JobRow[]> {
   return db.selectFrom('jobs').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
 }
+
+/**
+ * Fails the processing requests of a project still waiting for their point
+ * cloud (its metadata or tiling job failed): they can never start.
+ */
+export async function failWaitingProcessing(db: Db, projectId: string, reason: string): Promise<number> {
+  const r = await db
+    .updateTable('jobs')
+    .set({
+      state: 'FAILURE',
+      step: 'error',
+      error_code: 'PROJECT_NOT_READY',
+      error_message: reason,
+      finished_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('project_id', '=', projectId)
+    .where('kind', '=', 'PROCESSING')
+    .where('state', '=', 'PENDING')
+    .where('queued_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

@@ -1,3 +1,4 @@
+import type { TilerOptions } from '@nuage/engine/tiler/tiler-options.js';
 import type { GeoFeature } from '../../db/queries/features.queries.js';
 import type { AssetType } from '../../db/types.js';
 import type { Logger } from '../../log.js';
@@ -20,6 +21,10 @@ export interface ProductContext {
   log: Logger;
   /** Values returned by the products listed in `needs` (by product id). */
   inputs: ReadonlyMap<string, unknown>;
+  /** The admin's tiler options (for products that make a 3D tileset). */
+  tilerOptions: Partial<TilerOptions>;
+  /** The uploaded file's name without its extension, to name downloads. */
+  sourceName: string;
 }
 
 /** A file a product wrote, to be stored and offered for download. */

@@ -1,0 +1,326 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkerHandle } from '../src/worker/runner.js';
+import { json } from './accounts.js';
+import { createTestApp, type TestApp } from './app.js';
+import { as, getProject, type TestUser, testUser, testWorker, uploadRealFile, waitFor } from './projects.js';
+
+const local = (url: string) => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies
+const assetsOf = (p: any): any[] => p.layers.flatMap((l: { assets: unknown[] }) => l.assets);
+
+async function outbox(t: TestApp): Promise<string[]> {
+  const dir = path.join(t.dataDir, 'outbox');
+  const files = await readdir(dir).catch(() => [] as string[]);
+  // Quoted-printable soft line breaks joined, so sentences can be searched.
+  const mails = await Promise.all(files.sort().map((f) => readFile(path.join(dir, f), 'utf8')));
+  return mails.map((m) => m.replace(/=\n/g, ''));
+}
+
+describe('processing: every registered product becomes an asset', () => {
+  let t: TestApp;
+  let worker: WorkerHandle;
+  let ada: TestUser;
+  let admin: TestUser;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
+  let project: any;
+  let assetId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ TRUST_PROXY: 'true' });
+    [ada, admin] = await Promise.all([
+      testUser(t, 'ada@example.com'),
+      testUser(t, 'root@example.com', ['admin', 'user']),
+    ]);
+    worker = await testWorker(t);
+    ({ project, assetId } = await uploadRealFile(t, ada, 'Fusa', 'fusa.laz'));
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await t.close();
+  });
+
+  it('refuses options out of the §5 ranges, and processing before the upload', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ dtmResolution: 19 }, 'dtmResolution'],
+      [{ dtmResolution: 3001 }, 'dtmResolution'],
+      [{ contourMinorInterval: 100, contourMajorInterval: 100 }, 'contourMajorInterval'],
+      [{ contourMinorInterval: 5 }, 'contourMinorInterval'],
+      [{ gridResolution: 99 }, 'gridResolution'],
+      [{ powerLineBufferZones: [100, 200, 300, 400] }, 'powerLineBufferZones'],
+      [{ powerLineBufferZones: [50] }, 'powerLineBufferZones.0'],
+      [{ clearanceZoneHeight: 10001 }, 'clearanceZoneHeight'],
+      [{ treeFallHeightBuffer: 9 }, 'treeFallHeightBuffer'],
+      [{ crownShape: 'ROUND' }, ''],
+      [{ buildingSimplification: 'CITY' }, ''],
+      [{ unknownOption: 1 }, ''],
+    ];
+    for (const [options, field] of cases) {
+      const res = await t.app.request(
+        '/api/assets/start-tiling',
+        as(ada, 'POST', { assetId, processingOptions: options }),
+      );
+      const body = await json(res);
+      expect([res.status, body.error.code], JSON.stringify(options)).toEqual(
+        res.status === 400 && body.error.code === 'FORM_INVALID'
+          ? [400, 'FORM_INVALID']
+          : [400, 'INVALID_PROCESSING_OPTIONS'],
+      );
+      if (body.error.code === 'INVALID_PROCESSING_OPTIONS') expect(body.error.message).toContain(field);
+    }
+    const empty = await json(await t.app.request('/api/projects', as(ada, 'POST', { name: 'Empty' })));
+    const res = await t.app.request(`/api/projects/${empty.id}/processing`, as(ada, 'POST', { options: {} }));
+    expect(res.status).toBe(409);
+    expect((await json(res)).error.code).toBe('PROJECT_NOT_UPLOADED');
+  });
+
+  it('runs metadata → tiling → processing from start-tiling, every product READY in its layer, in spec order', async () => {
+    const res = await t.app.request(
+      '/api/assets/start-tiling',
+      as(ada, 'POST', {
+        assetId,
+        processingOptions: {
+          dtmResolution: 100,
+          contourMinorInterval: 100,
+          contourMajorInterval: 500,
+          gridResolution: 1000,
+        },
+      }),
+    );
+    expect(res.status).toBe(200);
+    const done = await waitFor(
+      async () => {
+        const p = await getProject(t, ada, project.id);
+        const state = p.jobs.processing?.state;
+        if (state === 'FAILURE') throw new Error(`processing failed: ${p.jobs.processing.errorMessage}`);
+        return state === 'SUCCESS' ? p : null;
+      },
+      300_000,
+      'processing SUCCESS',
+    );
+    expect(done.status).toBe('READY');
+    expect(done.layers.map((l: { type: string }) => l.type)).toEqual(['POINT_CLOUD', 'RASTER', 'VECTOR']);
+    const types = done.layers.map((l: { assets: Array<{ type: string }> }) => l.assets.map((a) => a.type));
+    expect(types).toEqual([
+      ['POINT_CLOUD', 'CLASSIFIED_POINT_CLOUD'],
+      ['DTM', 'IMAGERY_DTM', 'HILLSHADE_DTM', 'SLOPE_MAP'],
+      ['GRID', 'CONTOUR_LINE', 'CONTOUR_LINE_MAJOR', 'CONTOUR_LINE_MINOR'],
+    ]);
+    for (const a of assetsOf(done)) expect([a.type, a.status]).toEqual([a.type, 'READY']);
+    const byType = Object.fromEntries(assetsOf(done).map((a) => [a.type, a]));
+    expect(byType.CLASSIFIED_POINT_CLOUD.files).toEqual([
+      { extension: 'las', fileName: 'fusa-classified.las', size: expect.any(Number) },
+    ]);
+    expect(byType.CLASSIFIED_POINT_CLOUD.accessUrl).toMatch(/tileset\.json$/);
+    expect(byType.DTM.files[0]).toMatchObject({ extension: 'tif', fileName: 'fusa-dtm.tif' });
+    expect(byType.HILLSHADE_DTM.accessUrl).toMatch(/\{z\}\/\{x\}\/\{y\}\.png$/);
+    expect(byType.GRID.files[0]).toMatchObject({ extension: 'geojson', fileName: 'fusa-grid.geojson' });
+
+    const job = await t.tdb.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', 'PROCESSING')
+      .executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ state: 'SUCCESS', step: 'done', percentage: 100, attempts: 1, retry_count: 0 });
+    const result = job.result as { products: Array<{ id: string; status: string }>; chargedHectares: number };
+    expect(result.products.map((p) => p.id)).toEqual([
+      'classification',
+      'dtm',
+      'hillshade',
+      'slope',
+      'imagery-dtm',
+      'contours',
+      'contours-major',
+      'contours-minor',
+      'grid',
+    ]);
+    expect(result.chargedHectares).toBeCloseTo(done.area, 6);
+    const charges = await t.tdb.db.selectFrom('charges').selectAll().execute();
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ charge_key: `processing:${job.id}`, user_id: ada.id, hectares: done.area });
+
+    const mails = await waitFor(async () => {
+      const m = (await outbox(t)).filter((x) => x.includes('is finished'));
+      return m.length > 0 ? m : null;
+    }, 10_000);
+    expect(mails[0]).toContain('To: ada@example.com');
+    expect(mails[0]).toContain('Subject: =?UTF-8?Q?Your_project_=22Fusa=22_is_processed?=');
+    expect(mails[0]).toContain('CONTOUR_LINE_MAJOR');
+  });
+
+  it('serves the DTM as raster tiles at a signed URL, and the hillshade variant', async () => {
+    const p = await getProject(t, ada, project.id);
+    const dtm = assetsOf(p).find((a) => a.type === 'DTM');
+    const imagery = assetsOf(p).find((a) => a.type === 'IMAGERY_DTM');
+    const res = await t.app.request(
+      `/api/assets/custom-tiler/tiles-supplier-url?id=${dtm.id}&variant=hillshade`,
+      as(ada, 'GET'),
+    );
+    expect(res.status).toBe(200);
+    const { url } = await json(res);
+    expect(url).toMatch(/\{z\}\/\{x\}\/\{y\}\.png$/);
+    // The first tile the store holds under the imagery prefix answers as a PNG.
+    const prefix = new URL(imagery.accessUrl).pathname.split('/').slice(5, 10).join('/');
+    let key: string | null = null;
+    for await (const o of t.deps.storage.objects.list(`${prefix}/`)) {
+      key = o.key;
+      break;
+    }
+    expect(key).toMatch(/\/\d+\/\d+\/\d+\.png$/);
+    const tileUrl = imagery.accessUrl.replace('{z}/{x}/{y}.png', key!.split('/').slice(5).join('/'));
+    const tile = await t.app.request(local(tileUrl));
+    expect(tile.status).toBe(200);
+    expect(tile.headers.get('content-type')).toBe('image/png');
+    expect(
+      Buffer.from(await tile.arrayBuffer())
+        .subarray(1, 4)
+        .toString('latin1'),
+    ).toBe('PNG');
+  });
+
+  it('serves contours and the grid over OGC API Features with bbox paging and access rules', async () => {
+    const list = await json(await t.app.request('/ogc/collections', as(ada, 'GET')));
+    const ids = list.collections.map((c: { id: string }) => c.id);
+    const p = await getProject(t, ada, project.id);
+    const contours = assetsOf(p).find((a) => a.type === 'CONTOUR_LINE_MAJOR');
+    expect(ids).toContain(contours.id);
+    expect(list.collections).toHaveLength(4);
+    const one = await json(await t.app.request(`/ogc/collections/${contours.id}`, as(ada, 'GET')));
+    const [west, south, east, north] = one.extent.spatial.bbox[0];
+    // fusa: UTM 54S, 222 km west of the 141°E meridian (138.6°E), 35°S.
+    expect(west).toBeGreaterThan(138.5);
+    expect(east).toBeLessThan(138.7);
+    expect(south).toBeGreaterThan(-36);
+    expect(north).toBeLessThan(-34);
+    const page = await json(await t.app.request(`/ogc/collections/${contours.id}/items?limit=2`, as(ada, 'GET')));
+    expect(page.type).toBe('FeatureCollection');
+    expect(page.numberReturned).toBe(Math.min(2, page.numberMatched));
+    expect(page.features[0].geometry.type).toBe('LineString');
+    expect(page.features[0].properties.kind).toBe('major');
+    if (page.numberMatched > 2) expect(page.links.map((l: { rel: string }) => l.rel)).toContain('next');
+    const westHalf = `${west},${south},${(west + east) / 2},${north}`;
+    const inBox = await json(
+      await t.app.request(`/ogc/collections/${contours.id}/items?bbox=${westHalf}&limit=10000`, as(ada, 'GET')),
+    );
+    const all = await json(await t.app.request(`/ogc/collections/${contours.id}/items?limit=10000`, as(ada, 'GET')));
+    expect(inBox.numberMatched).toBeLessThanOrEqual(all.numberMatched);
+    expect(inBox.numberMatched).toBeGreaterThan(0);
+    const bad = await t.app.request(`/ogc/collections/${contours.id}/items?bbox=1,2,3`, as(ada, 'GET'));
+    expect((await json(bad)).error.code).toBe('INVALID_BBOX');
+    // A stranger and an anonymous client see nothing of it.
+    expect((await t.app.request(`/ogc/collections/${contours.id}/items`)).status).toBe(404);
+    expect((await json(await t.app.request('/ogc/collections'))).collections).toEqual([]);
+    // The share token opens it.
+    const { token } = await json(await t.app.request(`/api/projects/${project.id}/share-token`, as(ada, 'POST')));
+    const shared = await t.app.request(`/ogc/collections/${contours.id}/items?limit=1&token=${token}`);
+    expect(shared.status).toBe(200);
+  });
+
+  it('needs premium to download the classified cloud (PREMIUM_REQUIRED), and gives it to premium users', async () => {
+    const p = await getProject(t, ada, project.id);
+    const classified = assetsOf(p).find((a) => a.type === 'CLASSIFIED_POINT_CLOUD');
+    const url = `/api/assets/custom-tiler/file-supplier-url?id=${classified.id}&extension=las`;
+    const refused = await t.app.request(url, as(ada, 'GET'));
+    expect(refused.status).toBe(403);
+    expect((await json(refused)).error.code).toBe('PREMIUM_REQUIRED');
+    await t.tdb.db.updateTable('users').set({ premium: true }).where('id', '=', ada.id).execute();
+    const ok = await t.app.request(url, as(ada, 'GET'));
+    expect(ok.status).toBe(200);
+    const file = await json(ok);
+    const bytes = await t.app.request(local(file.url), { headers: { range: 'bytes=0-3' } });
+    expect(Buffer.from(await bytes.arrayBuffer()).toString('latin1')).toBe('LASF');
+    // Other products need no premium.
+    const dtm = assetsOf(p).find((a) => a.type === 'DTM');
+    await t.tdb.db.updateTable('users').set({ premium: false }).where('id', '=', ada.id).execute();
+    expect(
+      (await t.app.request(`/api/assets/custom-tiler/file-supplier-url?id=${dtm.id}&extension=tif`, as(ada, 'GET')))
+        .status,
+    ).toBe(200);
+  });
+
+  it('records a failure with its message and the contact-support mail; the admin retry runs it again, charged once', async () => {
+    const processing = await t.tdb.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', 'PROCESSING')
+      .executeTakeFirstOrThrow();
+    const notFailed = await t.app.request(`/api/admin/process-data/${processing.id}/retry`, as(admin, 'POST'));
+    expect(notFailed.status).toBe(409);
+    expect((await json(notFailed)).error.code).toBe('JOB_NOT_FAILED');
+
+    // A second processing with the stored input gone: a permanent failure, not retried.
+    const input = await t.tdb.db
+      .selectFrom('asset_files')
+      .selectAll()
+      .where('asset_id', '=', assetId)
+      .executeTakeFirstOrThrow();
+    const saved = await readFile(t.deps.storage.localPath(input.key)!);
+    await t.deps.storage.objects.delete(input.key);
+    const queued = await t.app.request(
+      `/api/projects/${project.id}/processing`,
+      as(ada, 'POST', { options: { dtmResolution: 200 } }),
+    );
+    expect(queued.status).toBe(202);
+    const job = await json(queued);
+    expect(job).toMatchObject({ status: 'PENDING', dtmResolution: 200, kind: 'PROCESSING' });
+    const failed = await waitFor(async () => {
+      const j = await json(await t.app.request(`/api/admin/process-data/${job.id}`, as(admin, 'GET')));
+      return j.status === 'FAILURE' ? j : null;
+    }, 60_000);
+    expect(failed).toMatchObject({ errorCode: 'INPUT_MISSING', attempts: 1, retryCount: 0, step: 'error' });
+    expect(failed.errorMessage).toContain('missing');
+    const mails = await waitFor(async () => {
+      const m = (await outbox(t)).filter((x) => x.includes('Please contact support'));
+      return m.length > 0 ? m : null;
+    }, 10_000);
+    expect(mails[0]).toContain('contact support');
+
+    const list = await json(await t.app.request('/api/admin/process-data?state=FAILURE', as(admin, 'GET')));
+    expect(list.results.map((j: { id: string }) => j.id)).toEqual([job.id]);
+    expect((await t.app.request('/api/admin/process-data', as(ada, 'GET'))).status).toBe(403);
+
+    await t.deps.storage.objects.put(input.key, saved);
+    const retried = await t.app.request(`/api/admin/process-data/${job.id}/retry`, as(admin, 'POST'));
+    expect(retried.status).toBe(202);
+    expect(await json(retried)).toMatchObject({ status: 'PENDING', retryCount: 1 });
+    const ok = await waitFor(async () => {
+      const j = await json(await t.app.request(`/api/admin/process-data/${job.id}`, as(admin, 'GET')));
+      if (j.status === 'FAILURE') throw new Error(j.errorMessage);
+      return j.status === 'SUCCESS' ? j : null;
+    }, 300_000);
+    expect(ok).toMatchObject({ retryCount: 1, attempts: 1, errorCode: null });
+    const charges = await t.tdb.db.selectFrom('charges').select(['charge_key']).orderBy('id').execute();
+    expect(charges.map((c) => c.charge_key)).toEqual([`processing:${processing.id}`, `processing:${job.id}`]);
+  });
+
+  it('lists tiling and metadata jobs in their monitors, with views by project', async () => {
+    for (const [path, kind] of [
+      ['tiling', 'TILING'],
+      ['metadata-processing', 'METADATA'],
+    ] as const) {
+      const page = await json(await t.app.request(`/api/admin/${path}?limit=10&sortBy=id&order=ASC`, as(admin, 'GET')));
+      expect(page.count).toBe(1);
+      const j = page.results[0];
+      expect(j).toMatchObject({
+        kind,
+        status: 'SUCCESS',
+        projectId: project.id,
+        lasName: 'fusa.laz',
+        user: 'ada@example.com',
+      });
+      expect(j.epsg).toBe(32754);
+      const view = await t.app.request(`/api/admin/${path}/${project.id}/${j.id}`, as(admin, 'GET'));
+      expect(view.status).toBe(200);
+      const wrongProject = await t.app.request(
+        `/api/admin/${path}/${Number(project.id) + 1}/${j.id}`,
+        as(admin, 'GET'),
+      );
+      expect((await json(wrongProject)).error.code).toBe('JOB_NOT_FOUND');
+    }
+  });
+});
