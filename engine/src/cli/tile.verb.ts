@@ -3,10 +3,10 @@ import { tilePointCloud } from '../tiler/tile-point-cloud.js';
 import { parseTilerOptions } from '../tiler/tiler-options.js';
 import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption } from './verb.js';
 
-const NUMBER_FLAGS = ['max-points', 'min-node-size', 'workers', 'grid'] as const;
+const VALUE_FLAGS = ['max-points', 'min-node-size', 'workers', 'grid', 'quantize'] as const;
 
 /**
- * `nuage tile IN OUTDIR [--max-points N] [--min-node-size M] [--epsg N] [--workers N] [--grid G] [--options=TEXT] [--json]`:
+ * `nuage tile IN OUTDIR [--max-points N] [--min-node-size M] [--epsg N] [--workers N] [--grid G] [--quantize true|false] [--options=TEXT] [--json]`:
  * LAS/LAZ/COPC to a 3D Tiles 1.1 tileset (tileset.json + GLB point contents).
  * `--options=TEXT` takes the admin "tiling parameters" text (write it with `=`, it starts with --); explicit flags win over it.
  */
@@ -14,13 +14,14 @@ export const tileVerb: CliVerb = {
   name: 'tile',
   summary: '3D Tiles 1.1 tileset (GLB points, ADD refinement) for Cesium',
   usage:
-    'nuage tile IN OUTDIR [--max-points N] [--min-node-size M] [--epsg N] [--workers N] [--grid G] [--options=TEXT] [--json]',
+    'nuage tile IN OUTDIR [--max-points N] [--min-node-size M] [--epsg N] [--workers N] [--grid G] [--quantize true|false] [--options=TEXT] [--json]',
   options: {
     ...EPSG_OPTION,
     'max-points': { type: 'string' },
     'min-node-size': { type: 'string' },
     workers: { type: 'string' },
     grid: { type: 'string' },
+    quantize: { type: 'string' },
     options: { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -29,7 +30,7 @@ export const tileVerb: CliVerb = {
     const [input, outDir] = positionals as [string, string];
     const parts: string[] = [];
     if (values.options !== undefined) parts.push(String(values.options));
-    for (const flag of NUMBER_FLAGS) {
+    for (const flag of VALUE_FLAGS) {
       if (values[flag] !== undefined) parts.push(`--${flag}`, String(values[flag]));
     }
     const options = parseTilerOptions(parts.join(' '));

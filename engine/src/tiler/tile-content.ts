@@ -8,6 +8,16 @@ import type { PointBlock } from './point-block.js';
 /** How LAS colours map to 8 bits: `none` (no colour), `8bit` (values ≤ 255 as stored), `16bit` (high byte). */
 export type ColorMode = 'none' | '8bit' | '16bit';
 
+/** Largest tile extent (metres) written with int16 positions: its half-diagonal (√3/2 · 37.8 m) stays ≤ 32.767 m, a step ≤ 1 mm. */
+export const MAX_QUANTIZED_EXTENT = 37.8;
+
+/** How node contents are encoded. */
+export interface ContentOptions {
+  color: ColorMode;
+  /** int16 positions with KHR_mesh_quantization (for tiles small enough to keep a ≤ 1 mm step). */
+  quantize: boolean;
+}
+
 /** Relative URI of a node's content inside the tileset folder. */
 export function contentUri(a: NodeAddress | string): string {
   return `content/${typeof a === 'string' ? a : nodeKey(a)}.glb`;
@@ -21,7 +31,7 @@ export function encodeNodeContent(
   points: PointBlock,
   indices: Uint32Array,
   space: OctreeSpace,
-  color: ColorMode,
+  { color, quantize }: ContentOptions,
 ): Uint8Array {
   const n = indices.length;
   const b = indexedBounds(points, indices)!;
@@ -78,6 +88,8 @@ export function encodeNodeContent(
     ...(rgba ? { rgba } : {}),
     intensity,
     classification,
+    // Bigger (upper-level, sparse) tiles stay float32 so no position moves by more than 0.5 mm.
+    quantize: quantize && Math.max(b[3]! - b[0]!, b[4]! - b[1]!, b[5]! - b[2]!) * q <= MAX_QUANTIZED_EXTENT,
   });
 }
 
@@ -88,9 +100,9 @@ export function writeNodeContent(
   points: PointBlock,
   indices: Uint32Array,
   space: OctreeSpace,
-  color: ColorMode,
+  content: ContentOptions,
 ): number {
-  const glb = encodeNodeContent(points, indices, space, color);
+  const glb = encodeNodeContent(points, indices, space, content);
   writeFileSync(path.join(outDir, contentUri(a)), glb);
   return glb.byteLength;
 }

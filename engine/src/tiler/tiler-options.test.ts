@@ -7,15 +7,19 @@ describe('parseTilerOptions', () => {
       maxPoints: 60000,
       minNodeSize: 0.15,
       grid: 128,
+      quantize: true,
     });
+    expect(parseTilerOptions('--quantize false').quantize).toBe(false);
+    expect(() => parseTilerOptions('--quantize maybe')).toThrow(/true or false/);
     expect(parseTilerOptions('  --max-points=20000\n--epsg 2154 --grid 64 --workers 1 ')).toEqual({
       maxPoints: 20000,
       minNodeSize: 0.15,
       epsg: 2154,
       grid: 64,
       workers: 1,
+      quantize: true,
     });
-    expect(parseTilerOptions('')).toEqual({ maxPoints: 60000, minNodeSize: 0.15, grid: 128 });
+    expect(parseTilerOptions('')).toEqual({ maxPoints: 60000, minNodeSize: 0.15, grid: 128, quantize: true });
   });
 
   it('names the bad option in a typed error', () => {

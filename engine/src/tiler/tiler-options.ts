@@ -18,6 +18,8 @@ export const tilerOptionsSchema = z
     workers: z.number().int().min(0).max(64).optional(),
     /** Sampling grid cells per node axis; sets point spacing per level (node edge / grid). */
     grid: z.union([z.literal(32), z.literal(64), z.literal(128), z.literal(256)]).default(128),
+    /** int16 positions (KHR_mesh_quantization, 8 bytes a point instead of 12); false writes float32. */
+    quantize: z.boolean().default(true),
   })
   .strict();
 
@@ -43,7 +45,10 @@ const FLAG_TO_KEY: Record<string, keyof TilerOptions> = {
   epsg: 'epsg',
   workers: 'workers',
   grid: 'grid',
+  quantize: 'quantize',
 };
+
+const BOOLEAN_KEYS = new Set<keyof TilerOptions>(['quantize']);
 
 /**
  * Parses the free-text tiler options of the admin setting (and the CLI):
@@ -55,7 +60,7 @@ const FLAG_TO_KEY: Record<string, keyof TilerOptions> = {
  */
 export function parseTilerOptions(text: string): TilerOptions {
   const tokens = text.trim().split(/\s+/).filter(Boolean);
-  const raw: Record<string, number> = {};
+  const raw: Record<string, number | boolean> = {};
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(token);
@@ -74,6 +79,13 @@ export function parseTilerOptions(text: string): TilerOptions {
       value = tokens[++i];
       if (value === undefined || value.startsWith('--'))
         throw new InvalidInput(`tiler.${key}`, `--${m[1]} needs a value`);
+    }
+    if (BOOLEAN_KEYS.has(key)) {
+      if (!/^(true|false|1|0|yes|no)$/i.test(value)) {
+        throw new InvalidInput(`tiler.${key}`, `--${m[1]} needs true or false, got ${JSON.stringify(value)}`);
+      }
+      raw[key] = /^(true|1|yes)$/i.test(value);
+      continue;
     }
     if (!/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value)) {
       throw new InvalidInput(`tiler.${key}`, `--${m[1]} needs a number, got ${JSON.stringify(value)}`);

@@ -1,11 +1,11 @@
 import type { BuildParams, NodeAddress, NodeSummary } from './octree.js';
 import type { PointBlock } from './point-block.js';
-import type { ColorMode } from './tile-content.js';
+import type { ContentOptions } from './tile-content.js';
 
 /** Messages the tiler's main thread sends to its workers. */
 export type TilerTask =
   | BucketTask
-  | { op: 'build'; files: string[]; address: NodeAddress; params: BuildParams; color: ColorMode; outDir: string }
+  | { op: 'build'; files: string[]; address: NodeAddress; params: BuildParams; content: ContentOptions; outDir: string }
   | { op: 'split'; files: string[]; address: NodeAddress; childPrefix: string };
 
 /**

@@ -122,7 +122,7 @@ export async function runTilerTask(task: TilerTask): Promise<TilerReply> {
     task.address,
     task.params,
     (a, points, indices) => {
-      contentBytes += writeNodeContent(task.outDir, a, points, indices, task.params.space, task.color);
+      contentBytes += writeNodeContent(task.outDir, a, points, indices, task.params.space, task.content);
     },
     sampler,
   );

@@ -18,7 +18,7 @@ import {
   quantum,
 } from './octree.js';
 import type { PointBlock } from './point-block.js';
-import { type ColorMode, contentUri, writeNodeContent } from './tile-content.js';
+import { type ColorMode, type ContentOptions, contentUri, writeNodeContent } from './tile-content.js';
 import { resolveTilerOptions, type TilerOptionsInput } from './tiler-options.js';
 import { TilerPool } from './tiler-pool.js';
 import { type BucketTask, bucketFile, bucketTaskBuffers, childBucketFile, type TilerReply } from './tiler-protocol.js';
@@ -285,13 +285,14 @@ export async function tileInput(
     const bucketedAt = Date.now();
 
     const color: ColorMode = !input.hasColor || maxColor === 0 ? 'none' : maxColor <= 255 ? '8bit' : '16bit';
+    const content: ContentOptions = { color, quantize: options.quantize };
 
     // Pass 2: build subtrees per bucket on the workers; merge upwards on this thread.
     const summaries = new Map<string, NodeSummary>();
     let contentBytes = 0;
     let built = 0;
     const sink = (a: NodeAddress, points: PointBlock, indices: Uint32Array): void => {
-      contentBytes += writeNodeContent(outDir, a, points, indices, space, color);
+      contentBytes += writeNodeContent(outDir, a, points, indices, space, content);
     };
     // Which nodes above the bucket depth exist (ancestors of non-empty buckets).
     const existing = new Set<string>();
@@ -320,7 +321,7 @@ export async function tileInput(
         );
         return merge(a, results);
       }
-      const reply = await pool.run({ op: 'build', files, address: a, params, color, outDir });
+      const reply = await pool.run({ op: 'build', files, address: a, params, content, outDir });
       if (reply.op !== 'build') throw new Error('unexpected tiler reply');
       for (const s of reply.nodes) summaries.set(s.key, s);
       contentBytes += reply.contentBytes;

@@ -86,10 +86,13 @@ export async function inspectTileset(
       const content = (await parse(bytes, Tiles3DLoader, { '3d-tiles': { isTileset: false } })) as unknown as {
         type: string;
         gltf: {
-          nodes: { translation: number[] }[];
+          nodes: { translation: number[]; scale?: number[] }[];
           extensionsUsed: string[];
           meshes: {
-            primitives: { mode: number; attributes: Record<string, { value: ArrayLike<number>; count: number }> }[];
+            primitives: {
+              mode: number;
+              attributes: Record<string, { value: ArrayLike<number>; count: number; normalized?: boolean }>;
+            }[];
           }[];
         };
       };
@@ -103,14 +106,18 @@ export async function inspectTileset(
       const n = prim.attributes.POSITION!.count;
       if (n === 0) throw new Error(`content ${tile.content.uri} is empty`);
       const [tx, ty, tz] = content.gltf.nodes[0]!.translation as [number, number, number];
+      // KHR_mesh_quantization: int16 normalised positions, scaled by the node.
+      const normalized = prim.attributes.POSITION!.normalized === true;
+      const [sx, sy, sz] = (content.gltf.nodes[0]!.scale ?? [1, 1, 1]) as [number, number, number];
+      const deq = (v: number, s: number): number => (normalized ? Math.max(v / 32767, -1) * s : v * s);
       const box = tile.boundingVolume.box;
       const c = box.slice(0, 3);
       const axes = [box.slice(3, 6), box.slice(6, 9), box.slice(9, 12)];
       for (let i = 0; i < n; i++) {
         // glTF is y-up: rotate to z-up as 3D Tiles does ((x, y, z) → (x, -z, y)).
-        const gx = tx + pos[i * 3]!;
-        const gy = ty + pos[i * 3 + 1]!;
-        const gz = tz + pos[i * 3 + 2]!;
+        const gx = tx + deq(pos[i * 3]!, sx);
+        const gy = ty + deq(pos[i * 3 + 1]!, sy);
+        const gz = tz + deq(pos[i * 3 + 2]!, sz);
         const X = gx;
         const Y = -gz;
         const Z = gy;
@@ -230,10 +237,10 @@ export async function checkRealFile(name: string, dir: string, options: { maxPoi
   // The points fill most of the header box (not collapsed somewhere inside it).
   expect(stats.bbox.east - stats.bbox.west).toBeGreaterThan((box.east - box.west) * 0.75);
   expect(stats.bbox.north - stats.bbox.south).toBeGreaterThan((box.north - box.south) * 0.75);
-  // The reported bbox covers every point.
-  expect(result.bboxWgs84.west).toBeLessThanOrEqual(stats.bbox.west + 1e-9);
-  expect(result.bboxWgs84.east).toBeGreaterThanOrEqual(stats.bbox.east - 1e-9);
-  expect(result.bboxWgs84.south).toBeLessThanOrEqual(stats.bbox.south + 1e-9);
-  expect(result.bboxWgs84.north).toBeGreaterThanOrEqual(stats.bbox.north - 1e-9);
+  // The reported bbox covers every point (to 1e-8°, ~1 mm: int16 positions round by up to 0.5 mm).
+  expect(result.bboxWgs84.west).toBeLessThanOrEqual(stats.bbox.west + 1e-8);
+  expect(result.bboxWgs84.east).toBeGreaterThanOrEqual(stats.bbox.east - 1e-8);
+  expect(result.bboxWgs84.south).toBeLessThanOrEqual(stats.bbox.south + 1e-8);
+  expect(result.bboxWgs84.north).toBeGreaterThanOrEqual(stats.bbox.north - 1e-8);
   expect(result.reprojectionError).toBeLessThan(0.001);
 }

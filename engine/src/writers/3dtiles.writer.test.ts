@@ -44,9 +44,13 @@ function content(n: number, withColor: boolean) {
 }
 
 describe('3D Tiles writer: point GLB', () => {
-  for (const withColor of [true, false]) {
-    it(`passes the Khronos glTF validator (${withColor ? 'with' : 'without'} colour)`, async () => {
-      const glb = encodePointCloudGlb(content(101, withColor));
+  for (const [withColor, quantize] of [
+    [true, false],
+    [false, false],
+    [true, true],
+  ] as const) {
+    it(`passes the Khronos glTF validator (${withColor ? 'with' : 'without'} colour, ${quantize ? 'int16' : 'float'} positions)`, async () => {
+      const glb = encodePointCloudGlb({ ...content(101, withColor), quantize });
       const report = (await validator.validateBytes(glb)) as { issues: Issues };
       const problems = report.issues.messages.filter((m) => m.code !== 'UNSUPPORTED_EXTENSION');
       expect(problems).toEqual([]);
@@ -86,6 +90,24 @@ describe('3D Tiles writer: point GLB', () => {
     expect(pos.max).toEqual([-5.5, 3, 0]);
     const col = json.accessors[prim.attributes.COLOR_0];
     expect(col).toMatchObject({ componentType: 5121, normalized: true, type: 'VEC4' });
+  });
+
+  it('quantises positions to int16 with the node scale (KHR_mesh_quantization)', () => {
+    const c = content(10, false);
+    const { json, bin } = parseGlb(encodePointCloudGlb({ ...c, quantize: true }));
+    expect(json.extensionsRequired).toEqual(['KHR_mesh_quantization']);
+    const acc = json.accessors[json.meshes[0].primitives[0].attributes.POSITION];
+    expect(acc).toMatchObject({ componentType: 5122, normalized: true, type: 'VEC3' });
+    const view = json.bufferViews[acc.bufferView];
+    expect(view.byteStride).toBe(8);
+    const scale = json.nodes[0].scale as number[];
+    const dv = new DataView(bin.buffer, bin.byteOffset);
+    for (let i = 0; i < 10; i++) {
+      for (let k = 0; k < 3; k++) {
+        const q = dv.getInt16(view.byteOffset + i * 8 + k * 2, true);
+        expect(Math.abs((q / 32767) * scale[k]! - c.positions[i * 3 + k]!)).toBeLessThanOrEqual(scale[k]! / 32767);
+      }
+    }
   });
 
   it('refuses an empty content and pads chunks to 4 bytes', () => {

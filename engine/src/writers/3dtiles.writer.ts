@@ -3,8 +3,11 @@
  *
  * Layout of a point content (glTF 2.0, one POINTS primitive, y-up as glTF
  * requires; 3D Tiles rotates y-up to z-up when loading):
- * - `POSITION` float32 VEC3, relative to the node's `translation` (the tile
+ * - `POSITION` float32 VEC3 relative to the node's `translation` (the tile
  *   centre in ECEF, expressed y-up), so float32 keeps sub-millimetre precision;
+ *   or, with `quantize`, int16 normalised VEC3 (KHR_mesh_quantization, which
+ *   CesiumJS supports) scaled by the node's `scale`: 8 bytes a point instead
+ *   of 12, with a step of the tile's half-extent / 32767 (0.3 mm on a 20 m tile);
  * - `COLOR_0` uint8 normalised VEC4 (RGB + opaque alpha), when the cloud has colour;
  * - `_INTENSITY` uint16 and `_CLASSIFICATION` uint8, exposed through
  *   `EXT_structural_metadata` property attributes as `Intensity` and
@@ -20,6 +23,7 @@ const CHUNK_JSON = 0x4e4f534a;
 const CHUNK_BIN = 0x004e4942;
 const FLOAT = 5126;
 const UNSIGNED_BYTE = 5121;
+const SHORT = 5122;
 const UNSIGNED_SHORT = 5123;
 const ARRAY_BUFFER = 34962;
 
@@ -35,6 +39,8 @@ export interface PointContent {
   positions: Float32Array;
   /** Node translation (y-up ECEF of the tile centre, metres). */
   translation: [number, number, number];
+  /** Store positions as int16 normalised (KHR_mesh_quantization) instead of float32. */
+  quantize?: boolean;
   /** RGBA, 4 bytes a point, or undefined when the cloud has no colour. */
   rgba?: Uint8Array;
   intensity: Uint16Array;
@@ -57,7 +63,8 @@ export function encodePointCloudGlb(content: PointContent): Uint8Array {
   const n = content.count;
   if (n <= 0) throw new RangeError('a point content needs at least one point');
   const hasColor = content.rgba !== undefined;
-  const posBytes = n * 12;
+  const quantize = content.quantize === true;
+  const posBytes = n * (quantize ? 8 : 12);
   const colBytes = hasColor ? n * 4 : 0;
   const intBytes = n * 4;
   const clsBytes = n * 4;
@@ -65,8 +72,41 @@ export function encodePointCloudGlb(content: PointContent): Uint8Array {
   const bin = new Uint8Array(binLength);
   const views: View[] = [];
   let at = 0;
-  bin.set(new Uint8Array(content.positions.buffer, content.positions.byteOffset, posBytes), at);
-  views.push({ byteOffset: at, byteLength: posBytes });
+  const p = content.positions;
+  const min = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+  const max = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) {
+      const v = p[i * 3 + k]!;
+      if (v < min[k]!) min[k] = v;
+      if (v > max[k]!) max[k] = v;
+    }
+  }
+  // Quantised: q = round(v / scale * 32767) with scale = the largest |v| per axis (node scale undoes it).
+  const scale = [1, 1, 1];
+  if (quantize) {
+    for (let k = 0; k < 3; k++) scale[k] = Math.max(Math.abs(min[k]!), Math.abs(max[k]!), 1e-6);
+    const q16 = new Int16Array(bin.buffer, at, n * 4);
+    const qmin = [32767, 32767, 32767];
+    const qmax = [-32767, -32767, -32767];
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < 3; k++) {
+        const v = Math.max(-32767, Math.min(32767, Math.round((p[i * 3 + k]! / scale[k]!) * 32767)));
+        q16[i * 4 + k] = v;
+        if (v < qmin[k]!) qmin[k] = v;
+        if (v > qmax[k]!) qmax[k] = v;
+      }
+    }
+    // glTF: min/max of an integer accessor are the stored integers, even when normalised.
+    for (let k = 0; k < 3; k++) {
+      min[k] = qmin[k]!;
+      max[k] = qmax[k]!;
+    }
+    views.push({ byteOffset: at, byteLength: posBytes, byteStride: 8 });
+  } else {
+    bin.set(new Uint8Array(p.buffer, p.byteOffset, posBytes), at);
+    views.push({ byteOffset: at, byteLength: posBytes });
+  }
   at += posBytes;
   if (hasColor) {
     bin.set(content.rgba!.subarray(0, colBytes), at);
@@ -83,18 +123,10 @@ export function encodePointCloudGlb(content: PointContent): Uint8Array {
   for (let i = 0; i < n; i++) bin[at + i * 4] = classification[i]!;
   views.push({ byteOffset: at, byteLength: clsBytes, byteStride: 4 });
 
-  const p = content.positions;
-  const min = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
-  const max = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < 3; k++) {
-      const v = p[i * 3 + k]!;
-      if (v < min[k]!) min[k] = v;
-      if (v > max[k]!) max[k] = v;
-    }
-  }
   const accessors: Record<string, unknown>[] = [
-    { bufferView: 0, componentType: FLOAT, count: n, type: 'VEC3', min, max },
+    quantize
+      ? { bufferView: 0, componentType: SHORT, normalized: true, count: n, type: 'VEC3', min, max }
+      : { bufferView: 0, componentType: FLOAT, count: n, type: 'VEC3', min, max },
   ];
   const attributes: Record<string, number> = { POSITION: 0 };
   let viewIndex = 1;
@@ -109,7 +141,8 @@ export function encodePointCloudGlb(content: PointContent): Uint8Array {
 
   const gltf = {
     asset: { version: '2.0', generator: 'Nuage tiler' },
-    extensionsUsed: ['EXT_structural_metadata'],
+    extensionsUsed: quantize ? ['EXT_structural_metadata', 'KHR_mesh_quantization'] : ['EXT_structural_metadata'],
+    ...(quantize ? { extensionsRequired: ['KHR_mesh_quantization'] } : {}),
     extensions: {
       EXT_structural_metadata: {
         schema: {
@@ -144,7 +177,7 @@ export function encodePointCloudGlb(content: PointContent): Uint8Array {
     },
     scene: 0,
     scenes: [{ nodes: [0] }],
-    nodes: [{ mesh: 0, translation: content.translation }],
+    nodes: [{ mesh: 0, translation: content.translation, ...(quantize ? { scale } : {}) }],
     meshes: [
       {
         primitives: [
