@@ -46,8 +46,9 @@ async function rawRead(paths: string[], bufferBytes: number): Promise<number> {
 async function engineRead(
   paths: string[],
   workers?: number,
-): Promise<{ seconds: number; points: number; peakRssMB: number }> {
+): Promise<{ seconds: number; cpuSeconds: number; points: number; peakRssMB: number }> {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   let points = 0;
   let peak = process.memoryUsage.rss();
   let n = 0;
