@@ -174,6 +174,12 @@ describe('account journeys', () => {
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.getByText('Adresse e-mail ou mot de passe incorrect.').waitFor();
     await screenshot(page, 'login-fr-ca');
+    // After login the account's language (en-US for the admin) replaces the browser's.
+    await page.getByLabel('Adresse e-mail').fill(e2e().adminEmail);
+    await page.getByLabel(/^Mot de passe/).fill(e2e().adminPassword);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('link', { name: 'My projects' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
     await context.close();
 
     const us = await newContext(browser, 'de-DE');

@@ -29,7 +29,10 @@ export class SessionStore implements SessionPort {
   private readonly api: ApiClient;
   private readonly now: () => number;
   private readonly leave: () => void;
+  /** True when leaving reloads the page, which discards the session by itself. */
+  private readonly leaveReloads: boolean;
   private loginAt = 0;
+  private loggingOut = false;
   private state: SessionState = { status: 'starting', user: null };
   private readonly listeners = new Set<() => void>();
 
@@ -38,6 +41,7 @@ export class SessionStore implements SessionPort {
     this.now = options.now ?? Date.now;
     this.leave =
       options.leave ?? (() => window.location.assign(`${window.location.origin}${window.location.pathname}`));
+    this.leaveReloads = options.leave === undefined;
     api.setSession(this);
   }
 
@@ -68,7 +72,8 @@ export class SessionStore implements SessionPort {
 
   /** {@inheritDoc SessionPort.current} */
   current(): { token: string | null; loginDate: number } | null {
-    return this.state.user ? { token: null, loginDate: this.loginAt } : null;
+    // While logging out, no renewal runs before the logout call itself.
+    return this.state.user && !this.loggingOut ? { token: null, loginDate: this.loginAt } : null;
   }
 
   /** Start-up: tries to renew the login from the session cookie (spec §4). Never throws. */
@@ -102,12 +107,16 @@ export class SessionStore implements SessionPort {
 
   /** Logs out: the server clears the cookie, the session is dropped and the browser returns to the origin. */
   async logout(): Promise<void> {
-    this.clear();
+    if (this.loggingOut) return;
+    this.loggingOut = true;
     try {
-      await this.api.post('/auth-jwt/logout');
+      await this.api.post('/auth-jwt/logout', { signal: AbortSignal.timeout(10_000) });
     } catch {
       // The session is gone on this side whatever the server says.
     }
+    // A reload starts the app afresh (no flash of a logged-out screen before it); otherwise clear here.
+    if (!this.leaveReloads) this.clear();
+    this.loggingOut = false;
     this.leave();
   }
 
