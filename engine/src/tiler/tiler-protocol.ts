@@ -43,6 +43,8 @@ export type TilerReply =
       maxColor: number;
       /** Index of the first point that could not be reprojected (NaN coordinates), -1 when none. */
       badPoint: number;
+      /** Points outside the octree cube (placed from the header bounds plus a 2 % margin). */
+      clamped: number;
     }
   | { op: 'build'; nodes: NodeSummary[]; rootPoints: PointBlock; contentBytes: number; points: number }
   | { op: 'split'; counts: number[] };

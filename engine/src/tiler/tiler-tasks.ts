@@ -28,6 +28,7 @@ function bucketChunk(t: BucketTask): TilerReply {
   const qz = new Int32Array(n);
   const ids = new Uint32Array(n);
   let badPoint = -1;
+  let clamped = 0;
   for (let i = 0; i < n; i++) {
     const ex = x[i]!;
     const ny = y[i]!;
@@ -39,6 +40,7 @@ function bucketChunk(t: BucketTask): TilerReply {
     let a = Math.floor((ex - mx) * invQ);
     let b = Math.floor((ny - my) * invQ);
     let c = Math.floor((uz - mz) * invQ);
+    if (a < 0 || b < 0 || c < 0 || a > QUANT_MAX || b > QUANT_MAX || c > QUANT_MAX) clamped++;
     a = a < 0 ? 0 : Math.min(a, QUANT_MAX);
     b = b < 0 ? 0 : Math.min(b, QUANT_MAX);
     c = c < 0 ? 0 : Math.min(c, QUANT_MAX);
@@ -61,7 +63,9 @@ function bucketChunk(t: BucketTask): TilerReply {
   }
   const usedIds: number[] = [];
   const usedCounts: number[] = [];
-  if (badPoint >= 0) return { op: 'bucket', thread: threadId, ids: [], counts: [], classHistogram, maxColor, badPoint };
+  if (badPoint >= 0 || clamped > 0) {
+    return { op: 'bucket', thread: threadId, ids: [], counts: [], classHistogram, maxColor, badPoint, clamped };
+  }
   for (let i = 0; i < n; i++) {
     const id = ids[i]!;
     if (idCounts[id]! > 0) {
@@ -91,7 +95,16 @@ function bucketChunk(t: BucketTask): TilerReply {
   usedIds.forEach((id, k) => {
     appendFileSync(bucketFile(t.dir, id, threadId), encodeBlock(blocks[k]!));
   });
-  return { op: 'bucket', thread: threadId, ids: usedIds, counts: usedCounts, classHistogram, maxColor, badPoint };
+  return {
+    op: 'bucket',
+    thread: threadId,
+    ids: usedIds,
+    counts: usedCounts,
+    classHistogram,
+    maxColor,
+    badPoint,
+    clamped,
+  };
 }
 
 /**

@@ -95,6 +95,14 @@ describe('tileInput on a synthetic cloud', () => {
     expect((await inspectTileset(r.tilesetPath)).points).toBe(100_000);
   });
 
+  it('refuses points far outside the header bounds instead of moving them', async () => {
+    const input = syntheticTilerInput({ count: 20_000, side: 100 });
+    input.bounds = { ...input.bounds, maxX: 10, maxY: 10 };
+    await expect(tileInput(input, path.join(dir, 'bad-header'), { workers: 0 })).rejects.toThrow(
+      /points lie outside the header bounds/,
+    );
+  });
+
   it('honours cancellation', async () => {
     const controller = new AbortController();
     controller.abort();

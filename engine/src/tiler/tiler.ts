@@ -144,7 +144,7 @@ function placeOctree(input: TilerInput): OctreeSpace {
     }
   }
   const extent = Math.max(hi[0]! - lo[0]!, hi[1]! - lo[1]!, hi[2]! - lo[2]!);
-  // Points off the header box (sloppy headers) are clamped to the cube edge: harmless, bounds come from the points.
+  // Slightly sloppy header bounds are absorbed by the margin; points beyond it are refused (see the bucket task).
   const size = Math.max(1, extent * 1.02 + 2);
   const min: [number, number, number] = [0, 0, 0];
   for (let a = 0; a < 3; a++) min[a] = (lo[a]! + hi[a]!) / 2 - size / 2;
@@ -228,6 +228,12 @@ export async function tileInput(
         throw new InvalidInput(
           'point',
           `point ${offset + reply.badPoint} cannot be transformed to ECEF (outside the CRS's area of use?)`,
+        );
+      }
+      if (reply.clamped > 0) {
+        throw new InvalidInput(
+          'header.bounds',
+          `${reply.clamped} points lie outside the header bounds (beyond a 2 % margin): the header is wrong; rewrite the file (nuage convert) to fix it`,
         );
       }
       reply.ids.forEach((id, k) => {
