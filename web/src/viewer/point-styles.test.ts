@@ -109,7 +109,8 @@ describe('pointShaderSource', () => {
       expect(f.includes('fsInput.attributes.positionWC')).toBe(mode === 'ELEVATION');
       expect(f.includes('fsInput.metadata.Intensity')).toBe(mode === 'INTENSITY');
       expect(f.split('{').length).toBe(f.split('}').length);
-      expect(src.vertexShaderText).toContain('vsOutput.pointSize = u_pointSize;');
+      expect(src.vertexShaderText).toContain('vsOutput.pointSize = size;');
+      expect(src.vertexShaderText).toContain('clamp(model_pointCloudParameters.y / depth');
       expect(src.uniforms.u_pointSize).toBe(3);
     },
   );
@@ -118,6 +119,8 @@ describe('pointShaderSource', () => {
     const src = pointShaderSource({ ...base, mode: 'CLASS' }, 50);
     expect(src.fragmentShaderText.match(/srgb = vec3/g)).toHaveLength(28);
     expect(src.uniforms.u_pointSize).toBe(20);
+    expect(src.uniforms.u_maxPointSize).toBe(20);
+    expect(pointShaderSource({ ...base, mode: 'CLASS' }, 2).uniforms.u_maxPointSize).toBe(8);
     const frame = autzenFrame();
     const elev = pointShaderSource({ ...base, mode: 'ELEVATION', heightFrame: frame }, 2);
     expect(elev.uniforms.u_heights).toEqual([120, 120, 40]);

@@ -199,7 +199,10 @@ export function pointColor(options: PointStyleOptions, p: PointSample): [number,
 
 /** Uniforms of the point shader and their values (Cesium `UniformType`: FLOAT, VEC2, VEC3). */
 export interface PointShaderUniforms {
+  /** Smallest point size (pixels): the size of points in fully refined tiles. */
   u_pointSize: number;
+  /** Largest size a point grows to when its tile is coarse (pixels). */
+  u_maxPointSize: number;
   u_origin: [number, number, number];
   u_up: [number, number, number];
   /** Origin height, ramp minimum height, ramp span (metres). */
@@ -213,6 +216,11 @@ export interface PointShaderSource {
   vertexShaderText: string;
   fragmentShaderText: string;
   uniforms: PointShaderUniforms;
+}
+
+/** Largest attenuated point size for a chosen size (pixels). */
+export function maxPointSize(size: number): number {
+  return Math.max(clampPointSize(size), Math.min(20, clampPointSize(size) * 4));
 }
 
 /** Point size clamped to what every GPU draws (pixels). */
@@ -236,6 +244,7 @@ export function pointShaderSource(options: PointStyleOptions, pointSize: number)
   const stretch = range && range.max > range.min;
   const uniforms: PointShaderUniforms = {
     u_pointSize: clampPointSize(pointSize),
+    u_maxPointSize: maxPointSize(pointSize),
     u_origin: f ? f.origin : [0, 0, 0],
     u_up: f ? f.up : [0, 0, 1],
     u_heights: f ? [f.originHeight, f.minHeight, span > 0 ? span : 1] : [0, 0, 1],
@@ -243,6 +252,8 @@ export function pointShaderSource(options: PointStyleOptions, pointSize: number)
   };
   const lines: string[] = [];
   lines.push('void fragmentMain(FragmentInput fsInput, inout czm_modelMaterial material) {');
+  // Round points: the corners of the square sprite are dropped.
+  lines.push('  if (length(gl_PointCoord - vec2(0.5)) > 0.5) discard;');
   lines.push('  float cls = float(fsInput.metadata.Classification);');
   const hidden = options.hiddenClasses ?? [];
   const hiddenTests = hidden.filter((c) => c !== OTHER_CLASSES).map((c) => `abs(cls - ${num(c)}) < 0.5`);
@@ -292,9 +303,19 @@ export function pointShaderSource(options: PointStyleOptions, pointSize: number)
   }
   lines.push('  material.diffuse = czm_srgbToLinear(srgb);');
   lines.push('}');
+  // Attenuation: a point covers the spacing of its tile on screen (between the chosen
+  // size and the maximum), so coarse tiles read as surfaces rather than dots. Cesium
+  // declares model_pointCloudParameters (x: max size, y: tile spacing, z: pixels per
+  // metre at depth 1) when the tileset's point cloud attenuation is on.
   const vertexShaderText = [
     'void vertexMain(VertexInput vsInput, inout czm_modelVertexOutput vsOutput) {',
-    '  vsOutput.pointSize = u_pointSize;',
+    '  float size = u_pointSize;',
+    '#ifdef HAS_POINT_CLOUD_ATTENUATION',
+    '  vec4 positionEC = czm_modelView * vec4(vsOutput.positionMC, 1.0);',
+    '  float depth = max(-positionEC.z, 0.001);',
+    '  size = clamp(model_pointCloudParameters.y / depth * model_pointCloudParameters.z, u_pointSize, u_maxPointSize);',
+    '#endif',
+    '  vsOutput.pointSize = size;',
     '}',
   ].join('\n');
   return { vertexShaderText, fragmentShaderText: lines.join('\n'), uniforms };

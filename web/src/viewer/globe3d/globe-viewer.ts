@@ -22,7 +22,13 @@ import {
   WebMapTileServiceImageryProvider,
 } from 'cesium';
 import 'cesium/Build/Cesium/Widgets/widgets.css';
-import { clampPointSize, type HeightFrame, type PointShaderUniforms, pointShaderSource } from '../point-styles.js';
+import {
+  clampPointSize,
+  type HeightFrame,
+  maxPointSize,
+  type PointShaderUniforms,
+  pointShaderSource,
+} from '../point-styles.js';
 import type {
   CreateViewer,
   PointCloudLayerDescription,
@@ -34,7 +40,7 @@ import type {
   WorldImagery,
 } from '../scene.types.js';
 import { VIEWER_CONSTANTS } from '../viewer-constants.js';
-import { normaliseTileset, type TilesetJsonLike } from './tileset-errors.js';
+import { normaliseTileset, PY3DTILES_ERROR_PER_SPACING, type TilesetJsonLike } from './tileset-errors.js';
 
 /** Optional keys a deployment may inject (`window.NUAGE_CONFIG`); without them only "none" and "ign" imagery load. */
 interface ImageryConfig {
@@ -99,6 +105,7 @@ function heightFrameOf(tileset: Cesium3DTileset, extras: TilesetExtras | undefin
 function cesiumUniforms(u: PointShaderUniforms) {
   return {
     u_pointSize: { type: UniformType.FLOAT, value: u.u_pointSize },
+    u_maxPointSize: { type: UniformType.FLOAT, value: u.u_maxPointSize },
     u_origin: { type: UniformType.VEC3, value: new Cartesian3(...u.u_origin) },
     u_up: { type: UniformType.VEC3, value: new Cartesian3(...u.u_up) },
     u_heights: { type: UniformType.VEC3, value: new Cartesian3(...u.u_heights) },
@@ -235,7 +242,7 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     if (!sphere) return;
     viewer.camera.flyToBoundingSphere(sphere, {
       duration,
-      offset: new HeadingPitchRange(CesiumMath.toRadians(20), CesiumMath.toRadians(-35), sphere.radius * 2.4),
+      offset: new HeadingPitchRange(CesiumMath.toRadians(20), CesiumMath.toRadians(-40), sphere.radius * 1.7),
     });
   }
 
@@ -270,6 +277,15 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
           offFailed();
         },
       };
+      // Eye-dome lighting shades each point by the depth of its neighbours: edges of
+      // roofs, trees and wires stand out. Cesium applies it only with attenuation on;
+      // the point size itself stays the custom shader's.
+      tileset.pointCloudShading.attenuation = true;
+      tileset.pointCloudShading.eyeDomeLighting = true;
+      tileset.pointCloudShading.eyeDomeLightingStrength = 1.0;
+      tileset.pointCloudShading.eyeDomeLightingRadius = 1.0;
+      // Tile errors are on the py3dtiles scale (10 × point spacing): back to the spacing.
+      tileset.pointCloudShading.geometricErrorScale = 1 / PY3DTILES_ERROR_PER_SPACING;
       tileset.show = d.visible;
       tileset.customShader = shaderOf(cloud);
       scene.primitives.add(tileset);
@@ -398,7 +414,10 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
       if (cloud) {
         cloud.tileset.show = d.visible;
         if (restyle) cloud.tileset.customShader = shaderOf(cloud);
-        else if (resize) cloud.tileset.customShader?.setUniform('u_pointSize', clampPointSize(next.pointSize));
+        else if (resize) {
+          cloud.tileset.customShader?.setUniform('u_pointSize', clampPointSize(next.pointSize));
+          cloud.tileset.customShader?.setUniform('u_maxPointSize', maxPointSize(next.pointSize));
+        }
       } else if (!loading.has(d.id)) {
         void addCloud(d);
       }
