@@ -59,7 +59,7 @@ async function buildCopc(): Promise<Uint8Array> {
   evlr.writeBigUInt64LE(BigInt(hierarchy.length), 20);
 
   const info = Buffer.alloc(160);
-  center.forEach((v, i) => info.writeDoubleLE(v, 8 * i));
+  for (let i = 0; i < 3; i++) info.writeDoubleLE(center[i]!, 8 * i);
   info.writeDoubleLE(half, 24);
   info.writeDoubleLE(spacing, 32);
   info.writeBigUInt64LE(BigInt(evlrOffset + 60), 40);
