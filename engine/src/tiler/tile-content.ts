@@ -8,8 +8,8 @@ import type { PointBlock } from './point-block.js';
 /** How LAS colours map to 8 bits: `none` (no colour), `8bit` (values ≤ 255 as stored), `16bit` (high byte). */
 export type ColorMode = 'none' | '8bit' | '16bit';
 
-/** Largest tile extent (metres) written with int16 positions: its half-diagonal (√3/2 · 37.8 m) stays ≤ 32.767 m, a step ≤ 1 mm. */
-export const MAX_QUANTIZED_EXTENT = 37.8;
+/** Largest tile extent (metres) written with int16 positions: its half-diagonal (√3/2 · 75.6 m) stays ≤ 65.5 m, a step ≤ 2 mm (rounding ≤ 1 mm, below LiDAR precision). */
+export const MAX_QUANTIZED_EXTENT = 75.6;
 
 /** How node contents are encoded. */
 export interface ContentOptions {
@@ -88,7 +88,7 @@ export function encodeNodeContent(
     ...(rgba ? { rgba } : {}),
     intensity,
     classification,
-    // Bigger (upper-level, sparse) tiles stay float32 so no position moves by more than 0.5 mm.
+    // Bigger (upper-level, sparse) tiles stay float32 so no position moves by more than 1 mm.
     quantize: quantize && Math.max(b[3]! - b[0]!, b[4]! - b[1]!, b[5]! - b[2]!) * q <= MAX_QUANTIZED_EXTENT,
   });
 }

@@ -7,7 +7,7 @@
  *   centre in ECEF, expressed y-up), so float32 keeps sub-millimetre precision;
  *   or, with `quantize`, int16 normalised VEC3 (KHR_mesh_quantization, which
  *   CesiumJS supports) scaled by the node's `scale`: 8 bytes a point instead
- *   of 12, with a step of the tile's half-extent / 32767 (0.3 mm on a 20 m tile);
+ *   of 12, with a step of the tile's half-extent / 32767 (the tiler uses it up to a 2 mm step);
  * - `COLOR_0` uint8 normalised VEC4 (RGB + opaque alpha), when the cloud has colour;
  * - `_INTENSITY` uint16 and `_CLASSIFICATION` uint8, exposed through
  *   `EXT_structural_metadata` property attributes as `Intensity` and
