@@ -1,15 +1,18 @@
 import { useTranslation } from 'react-i18next';
-import { PageFrame } from '../../../shared/ui/page-frame.js';
+import { JobMonitor } from '../process-data/job-monitor.js';
+
+export const METADATA_TABLE_ID = 'admin-metadata';
 
 /** Admin: metadata extraction jobs (route admin/metadata-processing/list). */
 export function AdminMetadataListPage() {
   const { t } = useTranslation();
   return (
-    <PageFrame
+    <JobMonitor
+      kind="METADATA"
+      tableUrlId={METADATA_TABLE_ID}
       title={t('admin:metadata.listTitle')}
-      breadcrumbs={[{ text: t('admin:title'), to: '/admin' }, { text: t('admin:metadata.listTitle') }]}
-    >
-      <p className="nu-lead">{t('admin:metadata.intro')}</p>
-    </PageFrame>
+      intro={t('admin:metadata.intro')}
+      columns={['taskId', 'state', 'percentage', 'project', 'lasName', 'user', 'area', 'createdAt', 'updatedAt']}
+    />
   );
 }

@@ -1,22 +1,20 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { PageFrame } from '../../../shared/ui/page-frame.js';
+import { ROUTES } from '../../../app/route-paths.js';
+import { JobView } from '../process-data/job-monitor.js';
 
 /** Admin: one metadata extraction job (route admin/metadata-processing/view/{projectId}/{metadataId}). */
 export function AdminMetadataViewPage() {
   const { t } = useTranslation();
-  const { projectId, metadataId } = useParams();
-  const ref = [projectId, metadataId].join(' / ');
+  const { projectId = '', metadataId = '' } = useParams();
   return (
-    <PageFrame
-      title={t('admin:metadata.viewTitle', { ref })}
-      breadcrumbs={[
-        { text: t('admin:title'), to: '/admin' },
-        { text: t('admin:metadata.listTitle'), to: '/admin/metadata-processing/list' },
-        { text: ref },
-      ]}
-    >
-      <p className="nu-lead">{t('admin:metadata.viewIntro')}</p>
-    </PageFrame>
+    <JobView
+      kind="METADATA"
+      jobId={metadataId}
+      projectId={projectId}
+      listTitle={t('admin:metadata.listTitle')}
+      listPath={ROUTES.admin_metadata_list}
+      title={(ref) => t('admin:metadata.viewTitle', { ref })}
+    />
   );
 }

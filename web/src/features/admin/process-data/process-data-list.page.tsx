@@ -1,15 +1,29 @@
 import { useTranslation } from 'react-i18next';
-import { PageFrame } from '../../../shared/ui/page-frame.js';
+import { JobMonitor } from './job-monitor.js';
 
-/** Admin: processing jobs (route admin/process-data/list). */
+export const PROCESS_DATA_TABLE_ID = 'admin-process-data';
+
+/** Admin: processing jobs (route admin/process-data/list), with the retry of failed ones. */
 export function AdminProcessDataListPage() {
   const { t } = useTranslation();
   return (
-    <PageFrame
+    <JobMonitor
+      kind="PROCESSING"
+      tableUrlId={PROCESS_DATA_TABLE_ID}
       title={t('admin:processData.listTitle')}
-      breadcrumbs={[{ text: t('admin:title'), to: '/admin' }, { text: t('admin:processData.listTitle') }]}
-    >
-      <p className="nu-lead">{t('admin:processData.intro')}</p>
-    </PageFrame>
+      intro={t('admin:processData.intro')}
+      columns={[
+        'id',
+        'state',
+        'percentage',
+        'timestamp',
+        'project',
+        'lasName',
+        'fileSize',
+        'user',
+        'area',
+        'retryCount',
+      ]}
+    />
   );
 }

@@ -1,22 +1,19 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { PageFrame } from '../../../shared/ui/page-frame.js';
+import { ROUTES } from '../../../app/route-paths.js';
+import { JobView } from './job-monitor.js';
 
 /** Admin: one processing job (route admin/process-data/view/{id}). */
 export function AdminProcessDataViewPage() {
   const { t } = useTranslation();
-  const { id } = useParams();
-  const ref = [id].join(' / ');
+  const { id = '' } = useParams();
   return (
-    <PageFrame
-      title={t('admin:processData.viewTitle', { ref })}
-      breadcrumbs={[
-        { text: t('admin:title'), to: '/admin' },
-        { text: t('admin:processData.listTitle'), to: '/admin/process-data/list' },
-        { text: ref },
-      ]}
-    >
-      <p className="nu-lead">{t('admin:processData.viewIntro')}</p>
-    </PageFrame>
+    <JobView
+      kind="PROCESSING"
+      jobId={id}
+      listTitle={t('admin:processData.listTitle')}
+      listPath={ROUTES.admin_process_data_list}
+      title={(ref) => t('admin:processData.viewTitle', { ref })}
+    />
   );
 }

@@ -1,15 +1,18 @@
 import { useTranslation } from 'react-i18next';
-import { PageFrame } from '../../../shared/ui/page-frame.js';
+import { JobMonitor } from '../process-data/job-monitor.js';
+
+export const TILING_TABLE_ID = 'admin-tiling';
 
 /** Admin: tiling jobs (route admin/tiling/list). */
 export function AdminTilingListPage() {
   const { t } = useTranslation();
   return (
-    <PageFrame
+    <JobMonitor
+      kind="TILING"
+      tableUrlId={TILING_TABLE_ID}
       title={t('admin:tiling.listTitle')}
-      breadcrumbs={[{ text: t('admin:title'), to: '/admin' }, { text: t('admin:tiling.listTitle') }]}
-    >
-      <p className="nu-lead">{t('admin:tiling.intro')}</p>
-    </PageFrame>
+      intro={t('admin:tiling.intro')}
+      columns={['id', 'state', 'percentage', 'timestamp', 'project', 'lasName', 'fileSize', 'user', 'area', 'epsg']}
+    />
   );
 }

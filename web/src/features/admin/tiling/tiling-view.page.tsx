@@ -1,22 +1,20 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { PageFrame } from '../../../shared/ui/page-frame.js';
+import { ROUTES } from '../../../app/route-paths.js';
+import { JobView } from '../process-data/job-monitor.js';
 
 /** Admin: one tiling job (route admin/tiling/view/{projectId}/{tilingId}). */
 export function AdminTilingViewPage() {
   const { t } = useTranslation();
-  const { projectId, tilingId } = useParams();
-  const ref = [projectId, tilingId].join(' / ');
+  const { projectId = '', tilingId = '' } = useParams();
   return (
-    <PageFrame
-      title={t('admin:tiling.viewTitle', { ref })}
-      breadcrumbs={[
-        { text: t('admin:title'), to: '/admin' },
-        { text: t('admin:tiling.listTitle'), to: '/admin/tiling/list' },
-        { text: ref },
-      ]}
-    >
-      <p className="nu-lead">{t('admin:tiling.viewIntro')}</p>
-    </PageFrame>
+    <JobView
+      kind="TILING"
+      jobId={tilingId}
+      projectId={projectId}
+      listTitle={t('admin:tiling.listTitle')}
+      listPath={ROUTES.admin_tiling_list}
+      title={(ref) => t('admin:tiling.viewTitle', { ref })}
+    />
   );
 }
