@@ -1,5 +1,5 @@
 import { InvalidInput } from '../core/errors.js';
-import { classifyCloud } from '../filters/classify.filter.js';
+import { classifyCloudTiled } from '../filters/classify.filter.js';
 import { gatherCloud, splitCloud } from '../filters/cloud.js';
 import { INLINE_DECODE, terrainUnits } from '../products/process.js';
 import { openPointCloud } from '../readers/index.js';
@@ -22,7 +22,10 @@ export const classifyVerb: CliVerb = {
     try {
       const units = terrainUnits(reader.crs);
       const cloud = await gatherCloud(reader.read({ workers: INLINE_DECODE }));
-      const result = classifyCloud(cloud, { ...units, existing: values['keep-existing'] ? 'keep' : 'replace' });
+      const result = await classifyCloudTiled(cloud, {
+        ...units,
+        existing: values['keep-existing'] ? 'keep' : 'replace',
+      });
       const classified = { ...cloud, classification: result.classification };
       const record = await writeLas(
         output,

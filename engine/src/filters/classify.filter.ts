@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
 import { groundFilter, groundOptionsSchema } from './ground.filter.js';
+import { noiseAndGroundTiled, type TiledGroundOptions } from './ground-tiled.js';
 import { heightAboveGround } from './hag.filter.js';
 import { noiseFilter, noiseOptionsSchema } from './noise.filter.js';
 import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
@@ -63,16 +64,52 @@ export function classifyCloud(
   context: StepContext = {},
 ): ClassifyResult {
   const o = classifyOptionsSchema.parse(options);
-  const hu = o.unitToMetre;
-  const vu = o.verticalUnitToMetre ?? hu;
-  const units = { unitToMetre: hu, verticalUnitToMetre: vu };
+  const units = unitsOf(o);
+  context.progress?.(0, 'noise');
+  const noise = noiseFilter(cloud, { ...o.noise, ...units }, context);
+  context.progress?.(0.15, 'ground');
+  const { ground } = groundFilter(cloud, noise, { ...o.ground, ...units }, context);
+  return finishClassification(cloud, noise, ground, o, context);
+}
+
+/**
+ * Same as {@link classifyCloud}, with the noise and ground filters run over
+ * spatial tiles in worker threads (see `noiseAndGroundTiled`) for large clouds.
+ *
+ * @example
+ * const { classification } = await classifyCloudTiled(cloud, { unitToMetre: 1 });
+ */
+export async function classifyCloudTiled(
+  cloud: PointChunk,
+  options: ClassifyOptions = {},
+  context: StepContext = {},
+  workers?: number,
+): Promise<ClassifyResult> {
+  const o = classifyOptionsSchema.parse(options);
+  const units = unitsOf(o);
+  context.progress?.(0, 'ground');
+  const tiled: TiledGroundOptions = { noise: { ...o.noise, ...units }, ground: { ...o.ground, ...units } };
+  if (workers !== undefined) tiled.workers = workers;
+  const { noise, ground } = await noiseAndGroundTiled(cloud, tiled, context);
+  return finishClassification(cloud, noise, ground, o, context);
+}
+
+function unitsOf(o: z.output<typeof classifyOptionsSchema>): { unitToMetre: number; verticalUnitToMetre: number } {
+  return { unitToMetre: o.unitToMetre, verticalUnitToMetre: o.verticalUnitToMetre ?? o.unitToMetre };
+}
+
+/** HAG, buildings, vegetation bands and the `existing` rule, once noise and ground are known. */
+function finishClassification(
+  cloud: PointChunk,
+  noise: Uint8Array,
+  ground: Uint8Array,
+  o: z.output<typeof classifyOptionsSchema>,
+  context: StepContext,
+): ClassifyResult {
+  if (context.signal?.aborted) throw new Cancelled();
+  const { unitToMetre: hu, verticalUnitToMetre: vu } = unitsOf(o);
   const count = cloud.count;
   const progress = (f: number, step: string) => context.progress?.(f, step);
-  progress(0, 'noise');
-  const noise = noiseFilter(cloud, { ...o.noise, ...units }, context);
-  progress(0.15, 'ground');
-  const { ground } = groundFilter(cloud, noise, { ...o.ground, ...units }, context);
-  if (context.signal?.aborted) throw new Cancelled();
   progress(0.55, 'hag');
   const classification = new Uint8Array(count);
   let groundCount = 0;

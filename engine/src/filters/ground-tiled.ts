@@ -5,7 +5,7 @@ import { Cancelled } from '../core/errors.js';
 import type { GroundOptions } from './ground.filter.js';
 import { type GroundTileTask, runGroundTile } from './ground-tile.task.js';
 import type { NoiseOptions } from './noise.filter.js';
-import { extent } from './point-grid.js';
+import { extent, meanSpacing } from './point-grid.js';
 
 /** Options of {@link noiseAndGroundTiled}. */
 export interface TiledGroundOptions {
@@ -52,8 +52,10 @@ export async function noiseAndGroundTiled(
   const { x, y, z, count } = cloud;
   const minPoints = options.minPointsPerTile ?? 250_000;
   const tiles = Math.min(threads * 2, Math.floor(count / minPoints));
-  const noiseOptions = options.noise ?? {};
-  const groundOptions = options.ground ?? {};
+  // Cell sizes follow the whole cloud's spacing, so every tile filters the same way.
+  const pointSpacing = count > 0 ? meanSpacing(extent(x, y, count), count) : 1;
+  const noiseOptions = { pointSpacing, ...options.noise };
+  const groundOptions = { pointSpacing, ...options.ground };
   if (threads <= 1 || tiles < 2) {
     return runGroundTile({
       x: x.subarray(0, count),

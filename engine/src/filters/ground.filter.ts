@@ -32,6 +32,8 @@ export const groundOptionsSchema = z.object({
   offset: z.number().min(0.01).max(2).default(0.15),
   /** Refinement: extra tolerance per unit of envelope slope (the TIN cuts convex breaks), metres. */
   offsetSlopeScalar: z.number().min(0).max(5).default(0.2),
+  /** Mean point spacing in CRS units; measured on the cloud when absent (tiles pass the whole cloud's). */
+  pointSpacing: z.number().positive().optional(),
   /** Horizontal CRS unit in metres (0.3048 for feet). */
   unitToMetre: z.number().positive().default(1),
   /** Vertical unit in metres. */
@@ -73,7 +75,7 @@ export function groundFilter(
   const b = extent(x, y, count);
   if (!Number.isFinite(b.minX)) throw new InvalidInput('points', 'coordinates are not finite');
   // Sparse clouds: cells never smaller than the mean point spacing.
-  const spacing = meanSpacing(b, count);
+  const spacing = o.pointSpacing ?? meanSpacing(b, count);
   const cell = Math.max(o.cell / hu, spacing);
   const cellMetres = cell * hu;
   const grid = buildPointGrid(x, y, count, cell, exclude ? (i) => exclude[i] === 0 : undefined, b);

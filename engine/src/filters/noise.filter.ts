@@ -15,6 +15,8 @@ export const noiseOptionsSchema = z.object({
   lowCell: z.number().min(1).max(100).default(5),
   /** A cell's lowest point this far below the lowest point of every neighbouring cell is a low point (class 7), metres. */
   lowDrop: z.number().min(0.2).max(100).default(1.5),
+  /** Mean point spacing in CRS units; measured on the cloud when absent (tiles pass the whole cloud's). */
+  pointSpacing: z.number().positive().optional(),
   /** Horizontal CRS unit in metres. */
   unitToMetre: z.number().positive().default(1),
   /** Vertical unit in metres. */
@@ -45,7 +47,7 @@ export function noiseFilter(cloud: PointChunk, options: NoiseOptions = {}, conte
 
   // 1. Isolation: count points per voxel, then sum the 27 voxels around each point's voxel.
   // Sparse clouds: the voxel is never smaller than three mean point spacings.
-  const spacing = meanSpacing(b, count);
+  const spacing = o.pointSpacing ?? meanSpacing(b, count);
   const step = Math.max(o.step / hu, 3 * spacing);
   const stepZ = (step * hu) / vu;
   let minZ = Number.POSITIVE_INFINITY;

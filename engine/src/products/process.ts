@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { InvalidInput } from '../core/errors.js';
 import type { CrsInfo } from '../crs/index.js';
-import { classifyCloud, classifyOptionsSchema } from '../filters/classify.filter.js';
+import { classifyCloudTiled, classifyOptionsSchema } from '../filters/classify.filter.js';
 import { gatherCloud, splitCloud } from '../filters/cloud.js';
 import type { RasterCrs } from '../raster/raster.js';
 import { openPointCloud } from '../readers/index.js';
@@ -129,7 +129,7 @@ export async function processPointCloud(
   lap('read');
 
   step(0.1, 'classify');
-  const classified = classifyCloud(cloud, { ...o.classify, ...units }, context);
+  const classified = await classifyCloudTiled(cloud, { ...o.classify, ...units }, context);
   const classifiedCloud: PointChunk = { ...cloud, classification: classified.classification };
   lap('classify');
   const lasPath = path.join(outDir, 'classified.las');
