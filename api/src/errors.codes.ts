@@ -114,6 +114,7 @@ export const ERROR_CODES = {
   ASSET_NOT_READY: { status: 409, description: 'The asset is not ready (details.status).' },
   NO_TILES: { status: 404, description: 'The asset does not have a valid accessUrl (it has no tiles).' },
   FILE_NOT_FOUND: { status: 404, description: 'The asset has no file with this extension.' },
+  AREA_NOT_COMPUTED: { status: 409, description: 'The area could not be calculated: contact support.' },
   PROCESSING_ALREADY_RUNNING: { status: 409, description: 'This project is already being processed.' },
   INVALID_PROCESSING_OPTIONS: {
     status: 400,

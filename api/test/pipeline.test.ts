@@ -178,6 +178,15 @@ describe('end to end: create → upload fusa.laz → start-tiling → READY → 
       await t.app.request(`/api/assets/custom-tiler/tiles-supplier-url?id=${assetId}&isTiles=false`, as(ada, 'GET')),
     );
     expect(base.url.endsWith('/')).toBe(true);
+    const noShade = await t.app.request(
+      `/api/assets/custom-tiler/tiles-supplier-url?id=${assetId}&variant=hillshade`,
+      as(ada, 'GET'),
+    );
+    expect(noShade.status).toBe(404);
+    expect((await json(noShade)).error).toMatchObject({
+      code: 'NO_TILES',
+      message: 'terrain layer does not have a hillshade asset',
+    });
     const his = await t.app.request(`/api/assets/custom-tiler/tiles-supplier-url?id=${assetId}`, as(bob, 'GET'));
     expect(his.status).toBe(404);
     expect((await json(his)).error.code).toBe('ASSET_NOT_FOUND');
@@ -253,6 +262,14 @@ describe('end to end: create → upload fusa.laz → start-tiling → READY → 
       as(ada, 'GET'),
     );
     expect((await json(missing)).error.code).toBe('FILE_NOT_FOUND');
+  });
+
+  it('refuses processing when the area could not be calculated (AREA_NOT_COMPUTED)', async () => {
+    await t.tdb.db.updateTable('projects').set({ area_hectares: null }).where('id', '=', project.id).execute();
+    const res = await t.app.request(`/api/projects/${project.id}/processing`, as(ada, 'POST', { options: {} }));
+    expect(res.status).toBe(409);
+    expect((await json(res)).error.code).toBe('AREA_NOT_COMPUTED');
+    await t.tdb.db.updateTable('projects').set({ area_hectares: 6.25 }).where('id', '=', project.id).execute();
   });
 
   it('shows the asset monitor with intensity range and normalisation', async () => {

@@ -163,7 +163,16 @@ describe('processing: every registered product becomes an asset', () => {
     );
     expect(res.status).toBe(200);
     const { url } = await json(res);
-    expect(url).toMatch(/\{z\}\/\{x\}\/\{y\}\.png$/);
+    expect(url).toMatch(/\/tiles\/raster\/.+\{z\}\/\{x\}\/\{y\}\.png$/);
+    expect(imagery.accessUrl).toContain('/tiles/raster/');
+    // The DTM itself has a GeoTIFF, no tiles; a product that failed is not served.
+    const plain = await t.app.request(`/api/assets/custom-tiler/tiles-supplier-url?id=${dtm.id}`, as(ada, 'GET'));
+    expect((await json(plain)).error.code).toBe('NO_TILES');
+    await t.tdb.db.updateTable('assets').set({ status: 'ERROR' }).where('id', '=', imagery.id).execute();
+    const failed = await t.app.request(`/api/assets/custom-tiler/tiles-supplier-url?id=${imagery.id}`, as(ada, 'GET'));
+    expect(failed.status).toBe(409);
+    expect((await json(failed)).error).toMatchObject({ code: 'ASSET_NOT_READY', details: { status: 'ERROR' } });
+    await t.tdb.db.updateTable('assets').set({ status: 'READY' }).where('id', '=', imagery.id).execute();
     // The first tile the store holds under the imagery prefix answers as a PNG.
     const prefix = new URL(imagery.accessUrl).pathname.split('/').slice(5, 10).join('/');
     let key: string | null = null;
@@ -268,6 +277,9 @@ describe('processing: every registered product becomes an asset', () => {
     expect(queued.status).toBe(202);
     const job = await json(queued);
     expect(job).toMatchObject({ status: 'PENDING', dtmResolution: 200, kind: 'PROCESSING' });
+    const twice = await t.app.request(`/api/projects/${project.id}/processing`, as(ada, 'POST', { options: {} }));
+    expect(twice.status).toBe(409);
+    expect((await json(twice)).error.code).toBe('PROCESSING_ALREADY_RUNNING');
     const failed = await waitFor(async () => {
       const j = await json(await t.app.request(`/api/admin/process-data/${job.id}`, as(admin, 'GET')));
       return j.status === 'FAILURE' ? j : null;

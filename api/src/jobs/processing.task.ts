@@ -106,6 +106,13 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
       const input = (await listAssetFiles(db, [cloud.id])).find((f) => f.extension === 'las' || f.extension === 'laz');
       if (!input) throw new PermanentJobError('ASSET_NOT_UPLOADED', 'the point cloud file was never stored');
 
+      const owner = await findProject(db, cloud.project_id);
+      if (!((owner?.area_hectares ?? 0) > 0)) {
+        throw new PermanentJobError(
+          'AREA_NOT_COMPUTED',
+          'the area of the point cloud could not be calculated: contact support',
+        );
+      }
       await ctx.step('startLasDownload', 1);
       const inputPath = await localCopy(deps.storage, input.key, ctx.tmpDir, (f) => ctx.progress(1 + 4 * f));
       const products = orderProducts(PROCESSING_PRODUCTS).filter((p) => p.enabled?.(options) ?? true);

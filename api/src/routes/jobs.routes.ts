@@ -29,7 +29,13 @@ const processRoute = createRoute({
       400: ['FORM_INVALID', 'INVALID_PROCESSING_OPTIONS'],
       ...AUTH,
       404: ['PROJECT_NOT_FOUND'],
-      409: ['PROJECT_NOT_UPLOADED', 'PROJECT_NOT_READY', 'CRS_REQUIRED', 'PROCESSING_ALREADY_RUNNING'],
+      409: [
+        'PROJECT_NOT_UPLOADED',
+        'PROJECT_NOT_READY',
+        'CRS_REQUIRED',
+        'AREA_NOT_COMPUTED',
+        'PROCESSING_ALREADY_RUNNING',
+      ],
     }),
   },
 });

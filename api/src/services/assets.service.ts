@@ -511,8 +511,8 @@ export async function tilesSupplierUrl(
     throw new AppError(409, 'ASSET_NOT_READY', `the asset is not ready (${asset.status})`, { status: asset.status });
   }
   if (!asset.tiles_prefix) throw new AppError(404, 'NO_TILES', 'the asset does not have a valid accessUrl (no tiles)');
-  const base = await signedTilesBase(deps, asset.tiles_prefix);
   const tileset = asset.type === 'POINT_CLOUD' || asset.type === 'CLASSIFIED_POINT_CLOUD';
+  const base = await signedTilesBase(deps, asset.tiles_prefix, undefined, tileset ? 's' : 'raster');
   if (q.isTiles === false) return { url: base };
   return { url: tileset ? `${base}tileset.json` : `${base}{z}/{x}/{y}.png` };
 }

@@ -88,6 +88,13 @@ export async function requestProcessing(
       throw new AppError(409, 'PROCESSING_ALREADY_RUNNING', 'this project is already being processed');
     }
     const userId = viewer.kind === 'user' ? project.owner_id : null;
+    if (cloud.status === 'READY' && !((project.area_hectares ?? 0) > 0)) {
+      throw new AppError(
+        409,
+        'AREA_NOT_COMPUTED',
+        'the area of the point cloud could not be calculated: contact support',
+      );
+    }
     if (cloud.status === 'READY') {
       return queueNewJob(trx, { kind: 'PROCESSING', projectId: project.id, assetId: cloud.id, userId, options });
     }

@@ -166,8 +166,9 @@ export function projectSummary(row: ProjectRow, withShareToken: boolean): Projec
 export async function assetDto(deps: AppDeps, a: AssetRow, files: readonly AssetFileRow[]): Promise<AssetDto> {
   let accessUrl: string | null = null;
   if (a.status === 'READY' && a.tiles_prefix) {
-    const base = await signedTilesBase(deps, a.tiles_prefix);
-    accessUrl = TILESET_TYPES.has(a.type) ? `${base}tileset.json` : `${base}{z}/{x}/{y}.png`;
+    const tileset = TILESET_TYPES.has(a.type);
+    const base = await signedTilesBase(deps, a.tiles_prefix, undefined, tileset ? 's' : 'raster');
+    accessUrl = tileset ? `${base}tileset.json` : `${base}{z}/{x}/{y}.png`;
   }
   return {
     id: a.id,

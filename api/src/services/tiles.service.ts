@@ -33,12 +33,21 @@ function base(deps: AppDeps): string {
   return deps.config.PUBLIC_URL.replace(/\/$/, '');
 }
 
-/** The signed base URL of a tile prefix (ends with a slash); append `tileset.json` or `{z}/{x}/{y}.png`. */
-export async function signedTilesBase(deps: AppDeps, prefix: string, seconds = TILE_URL_SECONDS): Promise<string> {
+/**
+ * The signed base URL of a tile prefix (ends with a slash); append
+ * `tileset.json` (3D Tiles, under `/tiles/s/`) or `{z}/{x}/{y}.png` (raster
+ * tiles, under `/tiles/raster/`). Both paths check the same signature.
+ */
+export async function signedTilesBase(
+  deps: AppDeps,
+  prefix: string,
+  seconds = TILE_URL_SECONDS,
+  kind: 's' | 'raster' = 's',
+): Promise<string> {
   if (!PREFIX.test(prefix)) throw new Error(`not a tile prefix: ${prefix}`);
   const exp = expiresIn(seconds);
   const sig = await signer(deps).sign('tiles', [prefix, exp]);
-  return `${base(deps)}/tiles/s/${sig}/${exp}/${prefix}`;
+  return `${base(deps)}/tiles/${kind}/${sig}/${exp}/${prefix}`;
 }
 
 /** Checks the signature and expiry of a tile request. */
