@@ -48,10 +48,17 @@ interface CaseFigures {
   tiles: number;
   maxDepth: number;
   contentMb: number;
+  phases?: Record<string, number>;
 }
 
 async function measure(
-  run: () => Promise<{ pointCount: number; tileCount: number; maxDepth: number; contentBytes: number }>,
+  run: () => Promise<{
+    pointCount: number;
+    tileCount: number;
+    maxDepth: number;
+    contentBytes: number;
+    phases?: Record<string, number>;
+  }>,
 ): Promise<CaseFigures> {
   resetPeak();
   const cpu0 = process.cpuUsage();
@@ -68,6 +75,7 @@ async function measure(
     tiles: r.tileCount,
     maxDepth: r.maxDepth,
     contentMb: Math.round(r.contentBytes / 1e6),
+    ...(r.phases ? { phases: r.phases } : {}),
   };
 }
 
