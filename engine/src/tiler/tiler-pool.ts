@@ -22,6 +22,7 @@ export class TilerPool {
   private readonly busy = new Map<Worker, number>();
   private nextId = 0;
   private failed: Error | undefined;
+  private closing = false;
   /** Thread ids of the workers (for memory sampling). */
   readonly threadIds: number[] = [];
 
@@ -42,6 +43,17 @@ export class TilerPool {
         }
         this.next(worker);
       });
+      worker.on('exit', (code) => {
+        if (this.closing) return;
+        // A worker that dies (out of memory, killed) must not leave its job, or the queue, waiting forever.
+        const error = new EngineError('TILER_WORKER_FAILED', `a tiler worker exited unexpectedly (code ${code})`);
+        this.failed ??= error;
+        const id = this.busy.get(worker);
+        if (id !== undefined) this.running.get(id)?.reject(error);
+        for (const job of this.queue.splice(0)) job.reject(error);
+        const at = this.idle.indexOf(worker);
+        if (at >= 0) this.idle.splice(at, 1);
+      });
       worker.on('error', (error) => {
         this.failed = error;
         const id = this.busy.get(worker);
@@ -57,6 +69,9 @@ export class TilerPool {
   run(task: TilerTask, transfer: ArrayBuffer[] = []): Promise<TilerReply> {
     if (this.size === 0) return runTilerTask(task);
     if (this.failed) return Promise.reject(this.failed);
+    if (this.workers.length > 0 && this.idle.length === 0 && this.busy.size === 0) {
+      return Promise.reject(new EngineError('TILER_WORKER_FAILED', 'no tiler worker is left'));
+    }
     return new Promise((resolve, reject) => {
       const job = { task, transfer, resolve, reject };
       const worker = this.idle.pop();
@@ -79,6 +94,7 @@ export class TilerPool {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     for (const job of this.queue.splice(0)) job.reject(new EngineError('CANCELLED', 'the tiler pool was closed'));
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
