@@ -19,7 +19,7 @@ import type { AppDeps } from './context.js';
 import { createDatabase } from './db/client.js';
 import { createLogger } from './log.js';
 import { ensureAdmin } from './services/bootstrap.service.js';
-import { openLocalStorage } from './storage.js';
+import { openStorage } from './storage.js';
 import { startWorker } from './worker/runner.js';
 
 type Role = 'all' | 'api' | 'worker';
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const database = createDatabase(databaseUrl, { applicationName: `nuage-${role}` });
   cleanups.unshift(() => database.close());
   const migrationVersion = await migrate(database.pool, { log: (m) => log.info(m) });
-  const storage = await openLocalStorage(config.STORAGE_DIR);
+  const storage = await openStorage(config);
   const deps: AppDeps = { config, database, log, storage, migrationVersion };
   await ensureAdmin(deps);
 
