@@ -60,6 +60,8 @@ function SettingsForm({ initial, onSaved }: { initial: GlobalParameters; onSaved
     }
   });
 
+  // Blueprint's TextArea is a class: the DOM element comes through inputRef, not ref.
+  const { ref: tilingRef, ...tilingHandlers } = register('tilingParameters');
   const tilingError = errors.tilingParameters?.message;
   const tilingMessage = tilingError ? t(tilingError, { defaultValue: tilingError }) : undefined;
   return (
@@ -101,7 +103,8 @@ function SettingsForm({ initial, onSaved }: { initial: GlobalParameters; onSaved
             intent={tilingMessage ? Intent.DANGER : Intent.NONE}
             aria-invalid={tilingMessage ? true : undefined}
             aria-describedby="field-tilingParameters-helper"
-            {...register('tilingParameters')}
+            inputRef={tilingRef}
+            {...tilingHandlers}
           />
         </FormGroup>
       </Card>
