@@ -320,3 +320,11 @@ export function pointShaderSource(options: PointStyleOptions, pointSize: number)
   ].join('\n');
   return { vertexShaderText, fragmentShaderText: lines.join('\n'), uniforms };
 }
+
+/** An elevation range with finite, ordered ends, or undefined. */
+export function normaliseElevation(
+  range: { min: number; max: number } | undefined,
+): { min: number; max: number } | undefined {
+  if (!range || !Number.isFinite(range.min) || !Number.isFinite(range.max)) return undefined;
+  return range.min <= range.max ? range : { min: range.max, max: range.min };
+}

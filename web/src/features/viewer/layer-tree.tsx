@@ -1,7 +1,7 @@
 import { Checkbox, Icon, type IconName, Spinner, Tag } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import type { Asset, LayerType, Project } from '../projects/projects.types.js';
-import { isListed, isTickable } from './viewer-scene.js';
+import { isDrawable, isListed, isTickable } from './viewer-scene.js';
 
 const LAYER_ICONS: Record<LayerType, IconName> = {
   POINT_CLOUD: 'layout-sorted-clusters',
@@ -39,7 +39,7 @@ export function LayerTree({ project, ticked, onToggle, busy }: LayerTreeProps) {
           </div>
           <ul>
             {assets.map((asset) => {
-              const tickable = isTickable(asset) && layer.type !== 'REPORT';
+              const tickable = isTickable(asset) && isDrawable(asset, layer.type);
               const label = t(`viewer:assetTypes.${asset.type}`, { defaultValue: asset.name });
               return (
                 <li key={asset.id} className="nu-layer-tree__asset" data-asset-type={asset.type}>
@@ -55,6 +55,11 @@ export function LayerTree({ project, ticked, onToggle, busy }: LayerTreeProps) {
                       labelElement={<span>{label}</span>}
                       className="nu-layer-tree__check"
                     />
+                  )}
+                  {asset.status === 'READY' && !tickable && layer.type !== 'REPORT' && (
+                    <Tag minimal round className="nu-layer-tree__tag">
+                      {t('viewer:layers.downloadOnly')}
+                    </Tag>
                   )}
                   {asset.status === 'TILING' && (
                     <Tag minimal round icon={<Spinner size={10} />} className="nu-layer-tree__tag">

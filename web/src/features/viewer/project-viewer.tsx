@@ -13,7 +13,7 @@ import {
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
-import { errorMessage } from '../../shared/i18n/error-message.js';
+import { apiBaseUrl } from '../../shared/api/api-config.js';
 import { showToast } from '../../shared/ui/toaster.js';
 import { OTHER_CLASSES, POINT_CLASSES } from '../../viewer/point-styles.js';
 import {
@@ -32,7 +32,7 @@ import { DownloadDialog } from './download-dialog.js';
 import { LayerTree } from './layer-tree.js';
 import { PointLegend } from './point-legend.js';
 import { ShareDialog } from './share-dialog.js';
-import { fetchViewerParameters, fileSupplierUrl } from './viewer.api.js';
+import { fetchViewerParameters } from './viewer.api.js';
 import { defaultTicked, sceneLayers } from './viewer-scene.js';
 import './viewer.css';
 
@@ -67,8 +67,6 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
   const [pointSize, setPointSize] = useState<number | null>(null);
   const [imagery, setImagery] = useState<WorldImagery>('none');
   const [ticked, setTicked] = useState<Set<string>>(() => defaultTicked(project));
-  const [vectorUrls, setVectorUrls] = useState<Map<string, string>>(new Map());
-  const [busy, setBusy] = useState<Set<string>>(new Set());
   const [hiddenClasses, setHiddenClasses] = useState<number[]>([]);
   const [load, setLoad] = useState<LoadState>({
     pendingTiles: 0,
@@ -90,14 +88,14 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
 
   const scene: SceneDescription = useMemo(
     () => ({
-      layers: sceneLayers(project, ticked, vectorUrls),
+      layers: sceneLayers(project, ticked, apiBaseUrl(), shareToken),
       pointMode,
       pointSize: size,
       imagery,
       elevation,
       hiddenClasses,
     }),
-    [project, ticked, vectorUrls, pointMode, size, imagery, elevation, hiddenClasses],
+    [project, ticked, shareToken, pointMode, size, imagery, elevation, hiddenClasses],
   );
 
   const onEvent = useCallback(
@@ -134,33 +132,13 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
     [t],
   );
 
-  async function toggle(asset: Asset, on: boolean) {
-    const next = new Set(ticked);
-    if (on) next.add(asset.id);
-    else next.delete(asset.id);
-    setTicked(next);
-    const layer = project.layers?.find((l) => l.id === asset.layerId);
-    if (on && layer?.type === 'VECTOR' && !vectorUrls.has(asset.id)) {
-      setBusy((b) => new Set(b).add(asset.id));
-      try {
-        const supply = await fileSupplierUrl(asset.id, 'geojson', shareToken);
-        setVectorUrls((m) => new Map(m).set(asset.id, supply.url));
-      } catch (err) {
-        // The layer is skipped; the rest of the scene goes on (spec §8).
-        void showToast({ intent: Intent.WARNING, message: `${asset.name}: ${errorMessage(t, err)}` });
-        setTicked((s) => {
-          const n = new Set(s);
-          n.delete(asset.id);
-          return n;
-        });
-      } finally {
-        setBusy((b) => {
-          const n = new Set(b);
-          n.delete(asset.id);
-          return n;
-        });
-      }
-    }
+  function toggle(asset: Asset, on: boolean) {
+    setTicked((current) => {
+      const next = new Set(current);
+      if (on) next.add(asset.id);
+      else next.delete(asset.id);
+      return next;
+    });
   }
 
   const pointCount = project.lidarPointCount;
@@ -197,7 +175,7 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
 
         <section className="nu-viewer__section">
           <h2 className="nu-viewer__section-title">{t('viewer:layers.title')}</h2>
-          <LayerTree project={project} ticked={ticked} busy={busy} onToggle={(a, on) => void toggle(a, on)} />
+          <LayerTree project={project} ticked={ticked} onToggle={toggle} />
         </section>
 
         <section className="nu-viewer__section">

@@ -33,6 +33,28 @@ export function isTickable(asset: Asset): boolean {
   return asset.status === 'READY';
 }
 
+/**
+ * True when the viewer can draw the asset: point clouds and rasters once they
+ * have tiles (an access URL), vectors (served as OGC API Features); reports
+ * are for download only.
+ */
+export function isDrawable(asset: Asset, layerType: Layer['type']): boolean {
+  if (layerType === 'REPORT') return false;
+  if (layerType === 'VECTOR') return true;
+  return asset.accessUrl !== null && asset.accessUrl !== '';
+}
+
+/**
+ * URL of a vector asset's features in EPSG:4326 (OGC API Features items, all
+ * pages followed by the viewer); a share token opens a shared project's.
+ */
+export function vectorItemsUrl(apiBase: string, assetId: string, shareToken?: string): string {
+  const base = apiBase.replace(/\/+$/, '').replace(/\/api$/, '/ogc');
+  const q = new URLSearchParams({ limit: '10000' });
+  if (shareToken) q.set('token', shareToken);
+  return `${base}/collections/${encodeURIComponent(assetId)}/items?${q}`;
+}
+
 /** The project's LAS layer (POINT_CLOUD type), if any. */
 export function lasLayerOf(project: Project): Layer | undefined {
   return project.layers?.find((l) => l.type === 'POINT_CLOUD');
@@ -90,14 +112,15 @@ const VECTOR_COLORS: Partial<Record<AssetType, string>> = {
 };
 
 /**
- * The layer descriptions handed to the viewer: every listed asset it can
- * draw, in layer order, visible when ticked. Vector layers need a GeoJSON URL
- * (resolved on demand: `vectorUrls`); until then they are left out.
+ * The layer descriptions handed to the viewer: every READY asset it can
+ * draw, in layer order, visible when ticked. Rasters and vectors are only
+ * described once ticked (the viewer fetches their tiles and features then).
  */
 export function sceneLayers(
   project: Project,
   ticked: ReadonlySet<string>,
-  vectorUrls: ReadonlyMap<string, string> = new Map(),
+  apiBase = '/api',
+  shareToken?: string,
 ): LayerDescription[] {
   const out: LayerDescription[] = [];
   for (const layer of project.layers ?? []) {
@@ -106,14 +129,14 @@ export function sceneLayers(
       const visible = ticked.has(asset.id);
       if (POINT_CLOUD_TYPES.has(asset.type) && asset.accessUrl && asset.storage === 'CUSTOM_TILING') {
         out.push({ kind: 'pointCloud', id: asset.id, name: asset.name, tilesetUrl: asset.accessUrl, visible });
-      } else if (RASTER_TYPES.has(asset.type) && asset.accessUrl) {
+      } else if (RASTER_TYPES.has(asset.type) && asset.accessUrl && visible) {
         out.push({ kind: 'raster', id: asset.id, name: asset.name, url: asset.accessUrl, visible, opacity: 0.85 });
-      } else if (layer.type === 'VECTOR' && vectorUrls.has(asset.id)) {
+      } else if (layer.type === 'VECTOR' && visible) {
         out.push({
           kind: 'vector',
           id: asset.id,
           name: asset.name,
-          url: vectorUrls.get(asset.id)!,
+          url: vectorItemsUrl(apiBase, asset.id, shareToken),
           visible,
           color: VECTOR_COLORS[asset.type] ?? '#ffd166',
         });

@@ -7,15 +7,20 @@ import {
   Cesium3DTileset,
   Math as CesiumMath,
   Color,
+  CustomHeightmapTerrainProvider,
   CustomShader,
   Ellipsoid,
-  GeoJsonDataSource,
   HeadingPitchRange,
   ImageryLayer,
   type ImageryProvider,
   Ion,
   IonImageryProvider,
   LightingModel,
+  Material,
+  PointPrimitiveCollection,
+  PolylineCollection,
+  PrimitiveCollection,
+  Rectangle,
   UniformType,
   UrlTemplateImageryProvider,
   Viewer,
@@ -26,6 +31,7 @@ import {
   clampPointSize,
   type HeightFrame,
   maxPointSize,
+  normaliseElevation,
   type PointShaderUniforms,
   pointShaderSource,
 } from '../point-styles.js';
@@ -39,6 +45,7 @@ import type {
   ViewerHandle,
   WorldImagery,
 } from '../scene.types.js';
+import { elevationToHeight, fetchAllFeatures, vectorShapes } from '../vector-features.js';
 import { VIEWER_CONSTANTS } from '../viewer-constants.js';
 import { normaliseTileset, PY3DTILES_ERROR_PER_SPACING, type TilesetJsonLike } from './tileset-errors.js';
 
@@ -65,6 +72,8 @@ interface LoadedCloud {
   tileset: Cesium3DTileset;
   hasColor: boolean;
   frame: HeightFrame;
+  /** Footprint in degrees, when the tiler wrote it. */
+  box: TilesetExtras['bboxWgs84'];
   removeListeners: () => void;
 }
 
@@ -99,6 +108,13 @@ function heightFrameOf(tileset: Cesium3DTileset, extras: TilesetExtras | undefin
     minHeight: h - sphere.radius / 2,
     maxHeight: h + sphere.radius / 2,
   };
+}
+
+/** A terrain that is flat at `height` metres above the ellipsoid everywhere. */
+function constantHeightTerrain(height: number): CustomHeightmapTerrainProvider {
+  const size = 4;
+  const samples = new Float32Array(size * size).fill(height);
+  return new CustomHeightmapTerrainProvider({ width: size, height: size, callback: () => samples });
 }
 
 /** The uniforms of a point shader as Cesium declares them. */
@@ -203,7 +219,7 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
   const clouds = new Map<string, LoadedCloud>();
   const loading = new Set<string>();
   const rasters = new Map<string, ImageryLayer>();
-  const vectors = new Map<string, GeoJsonDataSource>();
+  const vectors = new Map<string, PrimitiveCollection>();
   let worldLayer: ImageryLayer | null = null;
   let worldChoice: WorldImagery = 'none';
   const emit = (e: ViewerEvent) => {
@@ -271,6 +287,7 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
         tileset,
         hasColor: extras?.hasColor !== false,
         frame: heightFrameOf(tileset, extras),
+        box: extras?.bboxWgs84,
         removeListeners: () => {
           offProgress();
           offLoaded();
@@ -303,8 +320,12 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
       });
       if (!flownHome) {
         flownHome = true;
+        // The globe's surface at the cloud's lowest point: imagery, rasters and the
+        // ground sit under the points instead of at the ellipsoid, far below.
+        viewer.terrainProvider = constantHeightTerrain(cloud.frame.minHeight - 0.5);
         flyHome(2);
       }
+      syncRasters(current.layers.filter((l): l is RasterLayerDescription => l.kind === 'raster'));
       scene.requestRender();
     } catch (err) {
       emit({ type: 'error', code: 'TILESET_LOAD_FAILED', layerId: d.id, message: (err as Error).message });
@@ -339,6 +360,11 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     }
   }
 
+  /** The first loaded cloud: its footprint bounds rasters, its heights place the ground and vectors. */
+  function referenceCloud(): LoadedCloud | undefined {
+    return clouds.values().next().value;
+  }
+
   function syncRasters(list: RasterLayerDescription[]): void {
     for (const [id, layer] of rasters) {
       if (!list.some((r) => r.id === id)) {
@@ -348,8 +374,18 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     }
     for (const r of list) {
       let layer = rasters.get(r.id);
+      // Wait for the cloud that bounds the raster's tiles (added when it has loaded).
+      if (!layer && !referenceCloud() && loading.size > 0) continue;
       if (!layer) {
-        layer = new ImageryLayer(new UrlTemplateImageryProvider({ url: r.url }));
+        const box = referenceCloud()?.box;
+        // Raster tiles exist only over the project: bounded requests, from the level
+        // where one tile is as wide as the footprint (the tiler writes no coarser ones).
+        const rectangle = box ? Rectangle.fromDegrees(box.west, box.south, box.east, box.north) : undefined;
+        const span = box ? Math.max(box.east - box.west, box.north - box.south, 1e-6) : 360;
+        const minimumLevel = Math.max(0, Math.min(18, Math.floor(Math.log2(360 / span))));
+        layer = new ImageryLayer(
+          new UrlTemplateImageryProvider({ url: r.url, ...(rectangle ? { rectangle, minimumLevel } : {}) }),
+        );
         layer.errorEvent.addEventListener((e: Error) =>
           emit({ type: 'error', code: 'IMAGERY_FAILED', layerId: r.id, message: e.message }),
         );
@@ -362,9 +398,9 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
   }
 
   function syncVectors(list: VectorLayerDescription[]): void {
-    for (const [id, source] of vectors) {
+    for (const [id, primitives] of vectors) {
       if (!list.some((v) => v.id === id)) {
-        viewer.dataSources.remove(source, true);
+        scene.primitives.remove(primitives);
         vectors.delete(id);
       }
     }
@@ -374,24 +410,47 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
         existing.show = v.visible;
         continue;
       }
-      const color = Color.fromCssColorString(v.color ?? '#ffd166');
-      GeoJsonDataSource.load(v.url, {
-        stroke: color,
-        fill: color.withAlpha(0.25),
-        strokeWidth: 2,
-        markerColor: color,
-        clampToGround: false,
-      })
-        .then((source) => {
+      if (loading.has(v.id)) continue;
+      loading.add(v.id);
+      fetchAllFeatures(v.url)
+        .then((collection) => {
           if (destroyed || !current.layers.some((l) => l.id === v.id)) return;
-          source.show = v.visible;
-          vectors.set(v.id, source);
-          return viewer.dataSources.add(source).then(() => scene.requestRender());
+          const cloud = referenceCloud();
+          const heights = cloud ? { min: cloud.frame.minHeight, max: cloud.frame.maxHeight } : { min: 0, max: 0 };
+          const shapes = vectorShapes(collection, elevationToHeight(normaliseElevation(current.elevation), heights));
+          const color = Color.fromCssColorString(v.color ?? '#ffd166');
+          const group = new PrimitiveCollection();
+          const lines = group.add(new PolylineCollection()) as PolylineCollection;
+          const points = group.add(new PointPrimitiveCollection()) as PointPrimitiveCollection;
+          const material = Material.fromType('Color', { color });
+          for (const shape of shapes) {
+            if (shape.kind === 'line') {
+              lines.add({
+                positions: shape.positions.map(([x, y, h]) => Cartesian3.fromDegrees(x, y, h)),
+                width: 2,
+                material,
+              });
+            } else {
+              const [x, y, h] = shape.position;
+              points.add({
+                position: Cartesian3.fromDegrees(x, y, h),
+                pixelSize: 6,
+                color,
+                outlineColor: Color.BLACK,
+                outlineWidth: 1,
+              });
+            }
+          }
+          group.show = v.visible;
+          scene.primitives.add(group);
+          vectors.set(v.id, group);
+          scene.requestRender();
         })
         .catch((err: Error) => {
           // A vector layer failing to load is skipped; the rest of the scene goes on (spec §8).
           emit({ type: 'error', code: 'VECTOR_LOAD_FAILED', layerId: v.id, message: err.message });
-        });
+        })
+        .finally(() => loading.delete(v.id));
     }
   }
 
