@@ -14,12 +14,18 @@ import { verbs } from './cli/verbs.js';
 import { EngineError } from './core/errors.js';
 
 function help(): string {
-  const width = Math.max(...verbs.map((v) => v.usage.length));
+  // Usages longer than the column get their summary on the next line.
+  const width = 40;
+  const lines = verbs.map((v) =>
+    v.usage.length <= width
+      ? `  ${v.usage.padEnd(width)}  ${v.summary}`
+      : `  ${v.usage}\n  ${' '.repeat(width)}  ${v.summary}`,
+  );
   return [
     'usage: nuage <verb> [arguments] [options]',
     '',
     'verbs:',
-    ...verbs.map((v) => `  ${v.usage.padEnd(width)}  ${v.summary}`),
+    ...lines,
     '',
     'Every verb that reads a point cloud accepts --epsg N to set or override its CRS.',
     'Run `nuage <verb> --help` for one verb.',
