@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import type { Asset, AssetType, Layer, LayerType, Project } from '../projects/projects.types.js';
+import { currentJob, isInProgress } from '../projects/projects.types.js';
+import {
+  defaultTicked,
+  downloadChoices,
+  isDrawable,
+  isListed,
+  isTickable,
+  sceneLayers,
+  vectorItemsUrl,
+  viewerProblem,
+} from './viewer-scene.js';
+
+let nextId = 1;
+function asset(type: AssetType, patch: Partial<Asset> = {}): Asset {
+  const id = String(nextId++);
+  return {
+    id,
+    layerId: '0',
+    type,
+    status: 'READY',
+    name: type.toLowerCase(),
+    storage: 'CUSTOM_TILING',
+    tilingType: 'PY3DTILES',
+    accessUrl: `/tiles/s/sig/9/projects/1/assets/${id}/tileset.json`,
+    files: [],
+    originalFilename: null,
+    epsgCode: 2154,
+    errorCode: null,
+    errorMessage: null,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    ...patch,
+  };
+}
+
+function layer(type: LayerType, assets: Asset[]): Layer {
+  const id = `L${type}`;
+  return { id, name: type, type, assets: assets.map((a) => ({ ...a, layerId: id })) };
+}
+
+function project(layers: Layer[], patch: Partial<Project> = {}): Project {
+  return {
+    id: '1',
+    name: 'Autzen',
+    status: 'READY',
+    lasName: 'autzen_trim.las',
+    area: 3.38,
+    systemId: 'PDAL',
+    generatingSoftware: 'PDAL',
+    creationDay: 253,
+    creationYear: 2015,
+    lidarPointCount: 110000,
+    maxElevation: 520.51,
+    minElevation: 406.26,
+    pointCloudMemory: 0.0037,
+    lasVersion: '1.2',
+    epsgCode: 2994,
+    creatorEmail: 'a@example.com',
+    creationDate: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    errorCode: null,
+    errorMessage: null,
+    layers,
+    ...patch,
+  };
+}
+
+describe('viewerProblem (spec §8 viewer errors, in order)', () => {
+  it('accepts a READY project with a tiled point cloud', () => {
+    expect(viewerProblem(project([layer('POINT_CLOUD', [asset('POINT_CLOUD')])]))).toBeNull();
+  });
+
+  it('reports each problem', () => {
+    const pc = (patch: Partial<Asset>) => project([layer('POINT_CLOUD', [asset('POINT_CLOUD', patch)])]);
+    expect(viewerProblem(project([], { status: 'PROCESSING' }))).toEqual({
+      code: 'PROJECT_NOT_READY',
+      status: 'PROCESSING',
+    });
+    expect(viewerProblem(project([layer('RASTER', [asset('DTM')])]))).toEqual({ code: 'NO_LAS_LAYER' });
+    expect(viewerProblem(pc({ status: 'TILING' }))).toEqual({ code: 'NO_WORKING_ASSET' });
+    expect(viewerProblem(pc({ storage: 'CESIUM_ION' }))).toEqual({ code: 'STORAGE_NOT_SUPPORTED' });
+    expect(viewerProblem(pc({ storage: 'CESIUM_ION', id: '' }))).toEqual({ code: 'ASSET_INVALID_ID' });
+    expect(viewerProblem(pc({ storage: 'FTP' }))).toEqual({ code: 'UNKNOWN_STORAGE_MODE' });
+    expect(viewerProblem(pc({ tilingType: null }))).toEqual({ code: 'TILING_TYPE_UNDEFINED' });
+    expect(viewerProblem(pc({ tilingType: 'POTREE' }))).toEqual({ code: 'LAS_NOT_SUPPORTED' });
+    expect(viewerProblem(pc({ accessUrl: null }))).toEqual({ code: 'ASSET_INVALID_ACCESS_URL' });
+    expect(viewerProblem(pc({ accessUrl: 'javascript:alert(1)' }))).toEqual({ code: 'ASSET_INVALID_ACCESS_URL' });
+  });
+});
+
+describe('layer tree rules (spec §4)', () => {
+  it('lists READY and TILING assets; only READY ones with something to draw can be ticked', () => {
+    const tiling = asset('CLASSIFIED_POINT_CLOUD', { status: 'TILING', accessUrl: null });
+    const errored = asset('DTM', { status: 'ERROR' });
+    expect([isListed(asset('POINT_CLOUD')), isListed(tiling), isListed(errored)]).toEqual([true, true, false]);
+    expect([isTickable(asset('POINT_CLOUD')), isTickable(tiling)]).toEqual([true, false]);
+    expect(isDrawable(asset('DTM', { accessUrl: null }), 'RASTER')).toBe(false);
+    expect(isDrawable(asset('HILLSHADE_DTM', { accessUrl: '/t/{z}/{x}/{y}.png' }), 'RASTER')).toBe(true);
+    expect(isDrawable(asset('CONTOUR_LINE', { accessUrl: null }), 'VECTOR')).toBe(true);
+    expect(isDrawable(asset('PDF_REPORT'), 'REPORT')).toBe(false);
+  });
+
+  it('ticks the first READY point cloud when the project opens', () => {
+    const original = asset('POINT_CLOUD');
+    const p = project([layer('POINT_CLOUD', [original, asset('CLASSIFIED_POINT_CLOUD')])]);
+    expect([...defaultTicked(p)]).toEqual([original.id]);
+    expect([...defaultTicked(project([layer('POINT_CLOUD', [asset('POINT_CLOUD', { status: 'TILING' })])]))]).toEqual(
+      [],
+    );
+  });
+});
+
+describe('sceneLayers', () => {
+  it('describes clouds always, rasters and vectors once ticked, in layer order', () => {
+    const cloud = asset('POINT_CLOUD');
+    const classified = asset('CLASSIFIED_POINT_CLOUD');
+    const hillshade = asset('HILLSHADE_DTM', { accessUrl: '/tiles/s/x/1/h/{z}/{x}/{y}.png' });
+    const contours = asset('CONTOUR_LINE', { accessUrl: null });
+    const tiling = asset('SLOPE_MAP', { status: 'TILING' });
+    const p = project([
+      layer('POINT_CLOUD', [cloud, classified]),
+      layer('RASTER', [hillshade, tiling]),
+      layer('VECTOR', [contours]),
+    ]);
+    const none = sceneLayers(p, new Set([cloud.id]));
+    expect(none.map((l) => [l.kind, l.id, l.visible])).toEqual([
+      ['pointCloud', cloud.id, true],
+      ['pointCloud', classified.id, false],
+    ]);
+    const all = sceneLayers(p, new Set([cloud.id, hillshade.id, contours.id, tiling.id]), '/api', 'tok en');
+    expect(all.map((l) => l.kind)).toEqual(['pointCloud', 'pointCloud', 'raster', 'vector']);
+    const vector = all.find((l) => l.kind === 'vector')!;
+    expect(vector.kind === 'vector' && vector.url).toBe(
+      `/ogc/collections/${contours.id}/items?limit=10000&token=tok+en`,
+    );
+  });
+
+  it('builds OGC items URLs next to the API', () => {
+    expect(vectorItemsUrl('https://nuage.example/api/', '7')).toBe(
+      'https://nuage.example/ogc/collections/7/items?limit=10000',
+    );
+  });
+});
+
+describe('downloadChoices', () => {
+  it('offers vectors as GeoJSON, DXF and Shapefile when the files exist, and marks the classified cloud premium', () => {
+    const contours = asset('CONTOUR_LINE', {
+      files: [
+        { extension: '.geojson', fileName: 'c.geojson', size: 100 },
+        { extension: 'dxf', fileName: 'c.dxf', size: 200 },
+        { extension: 'shp', fileName: 'c.shp', size: 300 },
+        { extension: 'shx', fileName: 'c.shx', size: 10 },
+      ],
+    });
+    const buildings = asset('BUILDINGS', { files: [{ extension: 'geojson', fileName: 'b.geojson', size: 5 }] });
+    const classified = asset('CLASSIFIED_POINT_CLOUD', { files: [{ extension: 'laz', fileName: 'c.laz', size: 9 }] });
+    const report = asset('PDF_REPORT', { files: [{ extension: 'pdf', fileName: 'r.pdf', size: 7 }] });
+    const notReady = asset('TREE_TOPS', {
+      status: 'PROCESSING',
+      files: [{ extension: 'geojson', fileName: 't', size: 1 }],
+    });
+    const p = project([
+      layer('POINT_CLOUD', [classified]),
+      layer('VECTOR', [contours, buildings, notReady]),
+      layer('REPORT', [report]),
+    ]);
+    expect(downloadChoices(p).map((c) => [c.asset.type, c.format, c.extension, c.premium])).toEqual([
+      ['CLASSIFIED_POINT_CLOUD', 'LAZ', 'laz', true],
+      ['CONTOUR_LINE', 'GeoJSON', 'geojson', false],
+      ['CONTOUR_LINE', 'DXF', 'dxf', false],
+      ['CONTOUR_LINE', 'Shapefile', 'shp', false],
+      ['BUILDINGS', 'GeoJSON', 'geojson', false],
+      ['PDF_REPORT', 'PDF', 'pdf', false],
+    ]);
+  });
+});
+
+describe('project progress', () => {
+  const job = (state: string, updatedAt: string, step: string | null = null) =>
+    ({ id: '1', state, step, percentage: 40, errorCode: null, errorMessage: null, updatedAt }) as never;
+
+  it('is in progress until READY or ERROR, and while a job runs', () => {
+    expect(isInProgress({ status: 'UPLOADED', jobs: {} })).toBe(true);
+    expect(isInProgress({ status: 'READY', jobs: {} })).toBe(false);
+    expect(isInProgress({ status: 'READY', jobs: { processing: job('PENDING', '2026') } })).toBe(true);
+    expect(isInProgress({ status: 'ERROR', jobs: { tiling: job('FAILURE', '2026') } })).toBe(false);
+  });
+
+  it('follows the running job, else the latest', () => {
+    const jobs = {
+      metadata: job('SUCCESS', '2026-01-01T00:00:01Z'),
+      tiling: job('PROGRESS', '2026-01-01T00:00:02Z', 'tilesCreation'),
+      processing: job('PENDING', '2026-01-01T00:00:03Z'),
+    };
+    expect(currentJob({ jobs })?.name).toBe('tiling');
+    expect(currentJob({ jobs: { ...jobs, tiling: job('SUCCESS', '2026-01-01T00:00:02Z') } })?.name).toBe('processing');
+    expect(currentJob({ jobs: {} })).toBeNull();
+  });
+});
