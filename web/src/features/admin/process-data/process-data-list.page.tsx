@@ -12,18 +12,7 @@ export function AdminProcessDataListPage() {
       tableUrlId={PROCESS_DATA_TABLE_ID}
       title={t('admin:processData.listTitle')}
       intro={t('admin:processData.intro')}
-      columns={[
-        'id',
-        'state',
-        'percentage',
-        'timestamp',
-        'project',
-        'lasName',
-        'fileSize',
-        'user',
-        'area',
-        'retryCount',
-      ]}
+      columns={['id', 'state', 'percentage', 'timestamp', 'project', 'lasName', 'user', 'area', 'retryCount']}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Callout, Card, H2, HTMLTable, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, H2, HTMLTable, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -42,36 +42,43 @@ function ProjectJobs({ project }: { project: AdminProject }) {
   });
   if (rows.length === 0) return <p className="nu-muted">{t('admin:projects.noJobs')}</p>;
   return (
-    <HTMLTable compact className="nu-admin-assets">
-      <caption className="nu-visually-hidden">{t('admin:projects.jobsTitle')}</caption>
-      <thead>
-        <tr>
-          <th>{t('admin:projects.jobKind')}</th>
-          <th>{t('admin:jobs.fields.id')}</th>
-          <th>{t('admin:jobs.fields.status')}</th>
-          <th>{t('admin:jobs.fields.percentage')}</th>
-          <th>{t('admin:jobs.fields.updatedAt')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(({ kind, key, j }) => (
-          <tr key={key}>
-            <td>{t(`admin:projects.jobKinds.${key}`)}</td>
-            <td>
-              <Link to={jobLink(project.id, kind, j.id)}>{j.id}</Link>
-            </td>
-            <td>
-              <JobStatusBadge status={j.state} />
-            </td>
-            <td>
-              <JobProgress job={{ status: j.state, percentage: j.percentage, step: j.step }} showStep />
-            </td>
-            <td>{formatDateTime(j.updatedAt)}</td>
+    <div className="nu-admin-scroll">
+      <HTMLTable compact className="nu-admin-assets">
+        <caption className="nu-visually-hidden">{t('admin:projects.jobsTitle')}</caption>
+        <thead>
+          <tr>
+            <th>{t('admin:projects.jobKind')}</th>
+            <th>{t('admin:jobs.fields.id')}</th>
+            <th>{t('admin:jobs.fields.status')}</th>
+            <th>{t('admin:jobs.fields.percentage')}</th>
+            <th>{t('admin:jobs.fields.updatedAt')}</th>
           </tr>
-        ))}
-      </tbody>
-    </HTMLTable>
+        </thead>
+        <tbody>
+          {rows.map(({ kind, key, j }) => (
+            <tr key={key}>
+              <td>{t(`admin:projects.jobKinds.${key}`)}</td>
+              <td>
+                <Link to={jobLink(project.id, kind, j.id)}>{j.id}</Link>
+              </td>
+              <td>
+                <JobStatusBadge status={j.state} />
+              </td>
+              <td>
+                <JobProgress job={{ status: j.state, percentage: j.percentage, step: j.step }} showStep />
+              </td>
+              <td>{formatDateTime(j.updatedAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    </div>
   );
+}
+
+/** A metadata key of the asset monitor in words: `pointDensity` → `point density`. */
+function metadataLabel(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
 /** The asset monitor (GET /assets?id=): metadata and files of one asset. */
@@ -91,7 +98,7 @@ function AssetMonitorDetails({ asset }: { asset: Asset }) {
       <dl className="nu-details">
         {metadata.map(([k, v]) => (
           <div key={k} className="nu-details__item">
-            <dt>{k}</dt>
+            <dt>{metadataLabel(k)}</dt>
             <dd>{String(v)}</dd>
           </div>
         ))}
@@ -127,61 +134,61 @@ function ProjectAssets({ project }: { project: AdminProject }) {
       return next;
     });
   return (
-    <HTMLTable compact striped className="nu-admin-assets" data-testid="admin-project-assets">
-      <caption className="nu-visually-hidden">{t('admin:projects.assetsTitle')}</caption>
-      <thead>
-        <tr>
-          <th>
-            <span className="nu-visually-hidden">{t('common:table.details')}</span>
-          </th>
-          <th>{t('admin:projects.assets.layer')}</th>
-          <th>{t('admin:projects.assets.name')}</th>
-          <th>{t('admin:projects.assets.type')}</th>
-          <th>{t('admin:projects.assets.status')}</th>
-          <th>{t('admin:projects.assets.size')}</th>
-          <th>{t('admin:projects.assets.updated')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {assets.map(({ layer, asset }) => {
-          const isOpen = open.has(asset.id);
-          const size = asset.files.reduce((s, f) => s + f.size, 0);
-          return (
-            <Fragment key={asset.id}>
-              <tr>
-                <td>
-                  <Button
-                    variant="minimal"
-                    size="small"
-                    icon={isOpen ? 'chevron-down' : 'chevron-right'}
-                    aria-expanded={isOpen}
-                    aria-label={isOpen ? t('common:table.collapse') : t('common:table.expand')}
-                    onClick={() => toggle(asset.id)}
-                  />
-                </td>
-                <td>
-                  {layer.name} <Tag minimal>{t(`admin:projects.layerTypes.${layer.type}`)}</Tag>
-                </td>
-                <td>{asset.name}</td>
-                <td>{t(`admin:projects.assetTypes.${asset.type}`, { defaultValue: asset.type })}</td>
-                <td>
-                  <AssetStatusBadge status={asset.status} />
-                </td>
-                <td>{size > 0 ? formatBytes(size, i18n.language) : '—'}</td>
-                <td>{formatDateTime(asset.updatedAt)}</td>
-              </tr>
-              {isOpen && (
-                <tr className="nu-table__expanded">
-                  <td colSpan={7}>
-                    <AssetMonitorDetails asset={asset} />
+    <div className="nu-admin-scroll">
+      <HTMLTable compact striped className="nu-admin-assets" data-testid="admin-project-assets">
+        <caption className="nu-visually-hidden">{t('admin:projects.assetsTitle')}</caption>
+        <thead>
+          <tr>
+            <th>
+              <span className="nu-visually-hidden">{t('common:table.details')}</span>
+            </th>
+            <th>{t('admin:projects.assets.layer')}</th>
+            <th>{t('admin:projects.assets.name')}</th>
+            <th>{t('admin:projects.assets.type')}</th>
+            <th>{t('admin:projects.assets.status')}</th>
+            <th>{t('admin:projects.assets.size')}</th>
+            <th>{t('admin:projects.assets.updated')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {assets.map(({ layer, asset }) => {
+            const isOpen = open.has(asset.id);
+            const size = asset.files.reduce((s, f) => s + f.size, 0);
+            return (
+              <Fragment key={asset.id}>
+                <tr>
+                  <td>
+                    <Button
+                      variant="minimal"
+                      size="small"
+                      icon={isOpen ? 'chevron-down' : 'chevron-right'}
+                      aria-expanded={isOpen}
+                      aria-label={isOpen ? t('common:table.collapse') : t('common:table.expand')}
+                      onClick={() => toggle(asset.id)}
+                    />
                   </td>
+                  <td title={t(`admin:projects.layerTypes.${layer.type}`)}>{layer.name}</td>
+                  <td>{asset.name}</td>
+                  <td>{t(`admin:projects.assetTypes.${asset.type}`, { defaultValue: asset.type })}</td>
+                  <td>
+                    <AssetStatusBadge status={asset.status} />
+                  </td>
+                  <td>{size > 0 ? formatBytes(size, i18n.language) : '—'}</td>
+                  <td>{formatDateTime(asset.updatedAt)}</td>
                 </tr>
-              )}
-            </Fragment>
-          );
-        })}
-      </tbody>
-    </HTMLTable>
+                {isOpen && (
+                  <tr className="nu-table__expanded">
+                    <td colSpan={7}>
+                      <AssetMonitorDetails asset={asset} />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </HTMLTable>
+    </div>
   );
 }
 
@@ -213,21 +220,21 @@ export function AdminProjectViewPage() {
         </span>
       }
     >
-      <div className="nu-settings">
-        <Card className="nu-settings__card">
-          <H2>{t('admin:projects.detailsTitle')}</H2>
-          <ProjectDetails project={project} />
-        </Card>
-        <div className="nu-stack">
+      <div className="nu-stack">
+        <div className="nu-settings">
+          <Card className="nu-settings__card">
+            <H2>{t('admin:projects.detailsTitle')}</H2>
+            <ProjectDetails project={project} />
+          </Card>
           <Card className="nu-settings__card">
             <H2>{t('admin:projects.jobsTitle')}</H2>
             <ProjectJobs project={project} />
           </Card>
-          <Card className="nu-settings__card">
-            <H2>{t('admin:projects.assetsTitle')}</H2>
-            <ProjectAssets project={project} />
-          </Card>
         </div>
+        <Card className="nu-settings__card">
+          <H2>{t('admin:projects.assetsTitle')}</H2>
+          <ProjectAssets project={project} />
+        </Card>
       </div>
     </PageFrame>
   );

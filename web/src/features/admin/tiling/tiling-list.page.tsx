@@ -12,7 +12,7 @@ export function AdminTilingListPage() {
       tableUrlId={TILING_TABLE_ID}
       title={t('admin:tiling.listTitle')}
       intro={t('admin:tiling.intro')}
-      columns={['id', 'state', 'percentage', 'timestamp', 'project', 'lasName', 'fileSize', 'user', 'area', 'epsg']}
+      columns={['id', 'state', 'percentage', 'timestamp', 'project', 'lasName', 'user', 'area', 'epsg']}
     />
   );
 }
