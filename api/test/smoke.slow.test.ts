@@ -61,9 +61,11 @@ async function npmStart(env: Record<string, string>): Promise<Started> {
   }
 }
 
-async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+/** Ctrl-C as a terminal sends it: SIGTERM to the whole process group. Resolves when npm is gone. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  // 'close' fires once every process of the group has let go of the output pipes.
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const signal = (sig: NodeJS.Signals) => {
     try {
       process.kill(-child.pid!, sig);
@@ -73,9 +75,8 @@ async function stop(child: ChildProcess): Promise<number | null> {
   };
   signal('SIGTERM');
   const timer = setTimeout(() => signal('SIGKILL'), 30_000);
-  const code = await exited;
+  await exited;
   clearTimeout(timer);
-  return code;
 }
 
 describe('npm start on the embedded database (README promise)', () => {
@@ -113,8 +114,14 @@ describe('npm start on the embedded database (README promise)', () => {
     expect(admin1.rows).toHaveLength(1);
     expect(admin1.rows[0].roles).toContain('admin');
 
-    expect(await stop(first.child)).toBe(0);
-    expect(first.output()).toContain('"msg":"stopped"');
+    // Let the worker process finish starting, so that its graceful stop is seen too.
+    for (let i = 0; i < 240 && !first.output().includes('"msg":"worker started"'); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await stop(first.child);
+    // The all-in-one process stopped gracefully: worker, database and server closed in order.
+    expect(first.output()).toMatch(/"role":"all"[^\n]*"msg":"stopped"/);
+    expect(first.output()).toMatch(/"role":"worker"[^\n]*"msg":"stopped"/);
 
     const second = await npmStart(env);
     running.push(second.child);
@@ -127,7 +134,8 @@ describe('npm start on the embedded database (README promise)', () => {
     await client.end();
     expect(admin2.rows).toEqual(admin1.rows);
     expect(kept.rows[0].value).toEqual({ kept: true });
-    expect(await stop(second.child)).toBe(0);
+    await stop(second.child);
+    expect(second.output()).toMatch(/"role":"all"[^\n]*"msg":"stopped"/);
     console.log(`smoke: healthy after ${first.healthAfterMs} ms (empty folder), ${second.healthAfterMs} ms (restart)`);
   }, 300_000);
 });
