@@ -2,11 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EngineError } from '@nuage/engine/core/errors.js';
-import { StorageError } from '@nuage/tiles-cache';
+import { assetKey, StorageError } from '@nuage/tiles-cache';
 import type { JobHelpers, Task } from 'graphile-worker';
 import { type Kysely, sql } from 'kysely';
 import { ZodError, z } from 'zod';
 import type { AppDeps } from '../context.js';
+import { findAsset } from '../db/queries/assets.queries.js';
 import { findJob, type JobRow, updateJob } from '../db/queries/jobs.queries.js';
 import { findProject } from '../db/queries/projects.queries.js';
 import type { Database, JobKind } from '../db/types.js';
@@ -255,8 +256,15 @@ export function defineJobTask(deps: AppDeps, workerId: string, def: JobDefinitio
   };
 }
 
+/** The job's row vanished while it ran: its project or asset was deleted; remove what the run wrote. */
 async function cleanUpIfProjectGone(deps: AppDeps, job: JobRow, log: Logger): Promise<void> {
-  if (await findProject(deps.database.db, job.project_id)) return;
-  const n = await removeProjectFiles(deps, job.project_id);
-  log.info({ files: n }, 'project deleted while its job ran: removed the files written');
+  if (!(await findProject(deps.database.db, job.project_id))) {
+    const n = await removeProjectFiles(deps, job.project_id);
+    log.info({ files: n }, 'project deleted while its job ran: removed the files written');
+    return;
+  }
+  if (job.asset_id && !(await findAsset(deps.database.db, job.asset_id))) {
+    const n = await deps.storage.tiles.deletePrefix(assetKey(job.project_id, job.asset_id)).catch(() => 0);
+    log.info({ files: n }, 'asset deleted while its job ran: removed the files written');
+  }
 }
