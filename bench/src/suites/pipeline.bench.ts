@@ -60,7 +60,7 @@ function* generatedLas(bytes: number): Generator<Buffer> {
   for (let i = 0; i < 3; i++) h.writeDoubleLE(0, 155 + 8 * i);
   // max x, min x, max y, min y, max z, min z
   const bounds = [1000, 0, 1000, 0, 100, 0];
-  bounds.forEach((v, i) => h.writeDoubleLE(v, 179 + 8 * i));
+  for (const [i, v] of bounds.entries()) h.writeDoubleLE(v, 179 + 8 * i);
   yield h;
   const perChunk = 50_000;
   const chunk = Buffer.alloc(perChunk * RECORD);
