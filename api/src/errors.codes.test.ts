@@ -19,8 +19,7 @@ const ACCOUNT_SOURCES = [
   'services/health.service.ts',
 ];
 
-const USE =
-  /(?:AppError\(\d+, '|(?:badRequest|unauthorized|conflict|forbidden|notFound)\('|code: ')([A-Z][A-Z_]+)'/g;
+const USE = /(?:AppError\(\d+, '|(?:badRequest|unauthorized|conflict|forbidden|notFound)\('|code: ')([A-Z][A-Z_]+)'/g;
 
 describe('error codes', () => {
   it('lists every code the accounts routes, services and middleware can answer with', async () => {

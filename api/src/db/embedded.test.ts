@@ -44,7 +44,7 @@ describe('embedded database (PGlite + PostGIS behind the multiplexing socket)', 
       return String(r.rows[0]!.n);
     });
     const results = await Promise.all(work);
-    results.forEach((r, i) => expect(r).toBe(i % 4 === 0 ? `row ${i}` : String(i * 2)));
+    expect(results).toEqual(results.map((_, i) => (i % 4 === 0 ? `row ${i}` : String(i * 2))));
     const { rows } = await pool.query<{ id: number }>('SELECT id FROM t ORDER BY id');
     expect(rows.map((r) => r.id)).toEqual([0, 8, 16, 24, 32]);
   });
