@@ -106,6 +106,13 @@ describe('the 3D viewer', () => {
     }
     // The legend follows the mode: Elevation shows the project's lowest and highest points.
     await expect(page.getByRole('figure', { name: 'Elevation ramp' }).isVisible()).resolves.toBe(true);
+
+    // The 2D map (MapLibre + deck.gl) draws the same cloud from above.
+    await page.getByRole('radio', { name: '2D map', exact: true }).click();
+    await page.locator('[data-scene-mode="2d"][data-viewer-state="tiles-loaded"]').waitFor({ timeout: 120_000 });
+    const map2d = await shotUntil(page, stage, scratch, differs(empty), 'the points on the 2D map');
+    await page.screenshot({ path: path.join(e2e().screenshotDir, 'viewer-2D.png') });
+    expect((await comparePngs(scratch, shots.ELEVATION!, map2d)).changed).toBeGreaterThan(MIN_CHANGED);
     expect(errors).toEqual([]);
     await context.close();
   });

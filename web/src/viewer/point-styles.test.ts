@@ -2,6 +2,7 @@ import { Cartesian3, Ellipsoid } from 'cesium';
 import { describe, expect, it } from 'vitest';
 import {
   classOf,
+  colorizePoints,
   ELEVATION_RAMP,
   type HeightFrame,
   heightOf,
@@ -138,5 +139,35 @@ describe('pointShaderSource', () => {
     expect(num(0.25)).toBe('0.25');
     expect(num(6.4e-7)).toBe('6.4e-7');
     expect(() => num(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('colorizePoints (the 2D map)', () => {
+  it('gives the colours of pointColor to every point, alpha 0 when hidden', () => {
+    const frame = autzenFrame();
+    const columns = {
+      count: 4,
+      classification: new Uint8Array([2, 6, 12, 7]),
+      intensity: new Uint16Array([0, 128, 25700, 65535]),
+      rgb: new Uint8Array([255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9]),
+      heights: new Float32Array([120, 130, 140, 160]),
+    };
+    for (const mode of ['RGB', 'CLASS', 'INTENSITY', 'ELEVATION'] as const) {
+      const options: PointStyleOptions = { mode, hasColor: true, heightFrame: frame, hiddenClasses: [7] };
+      const rgba = colorizePoints(options, columns);
+      for (let i = 0; i < 3; i++) {
+        const h = columns.heights[i]!;
+        const expected = pointColor(options, {
+          classification: columns.classification[i]!,
+          intensity: columns.intensity[i]!,
+          rgb: [columns.rgb[i * 3]!, columns.rgb[i * 3 + 1]!, columns.rgb[i * 3 + 2]!],
+          position: ecef(-123.07, 44.06, h),
+        })!;
+        for (let k = 0; k < 3; k++)
+          expect(Math.abs(rgba[i * 4 + k]! - expected[k]!), `${mode} ${i}`).toBeLessThanOrEqual(1);
+        expect(rgba[i * 4 + 3]).toBe(255);
+      }
+      expect(rgba[15]).toBe(0);
+    }
   });
 });

@@ -328,3 +328,70 @@ export function normaliseElevation(
   if (!range || !Number.isFinite(range.min) || !Number.isFinite(range.max)) return undefined;
   return range.min <= range.max ? range : { min: range.max, max: range.min };
 }
+
+/** Columns of many points, for {@link colorizePoints}. */
+export interface PointColumns {
+  count: number;
+  classification: Uint8Array;
+  intensity: Uint16Array;
+  /** sRGB bytes, rgb per point. */
+  rgb?: Uint8Array | undefined;
+  /** Ellipsoidal heights (metres), for the Elevation mode. */
+  heights?: Float32Array | Float64Array | undefined;
+}
+
+/**
+ * RGBA bytes of many points at once (the 2D map's colours): the same colours
+ * as {@link pointColor}, through lookup tables; hidden classes get alpha 0.
+ */
+export function colorizePoints(
+  options: PointStyleOptions,
+  p: PointColumns,
+  out = new Uint8Array(p.count * 4),
+): Uint8Array {
+  const hidden = options.hiddenClasses ?? [];
+  const classLut = new Uint8Array(256 * 4);
+  for (let c = 0; c < 256; c++) {
+    const [r, g, b] = hexToRgb(classOf(c).color);
+    classLut.set([r, g, b, isHidden(c, hidden) ? 0 : 255], c * 4);
+  }
+  const mode = options.mode === 'RGB' && !(options.hasColor && p.rgb) ? 'INTENSITY' : options.mode;
+  const f = options.heightFrame;
+  const span = f && f.maxHeight > f.minHeight ? f.maxHeight - f.minHeight : 1;
+  const rampLut = new Uint8Array(1024 * 3);
+  if (mode === 'ELEVATION') for (let i = 0; i < 1024; i++) rampLut.set(rampAt(i / 1023), i * 3);
+  for (let i = 0; i < p.count; i++) {
+    const cls = p.classification[i]!;
+    const o = i * 4;
+    out[o + 3] = classLut[cls * 4 + 3]!;
+    switch (mode) {
+      case 'CLASS':
+        out[o] = classLut[cls * 4]!;
+        out[o + 1] = classLut[cls * 4 + 1]!;
+        out[o + 2] = classLut[cls * 4 + 2]!;
+        break;
+      case 'RGB':
+        out[o] = p.rgb![i * 3]!;
+        out[o + 1] = p.rgb![i * 3 + 1]!;
+        out[o + 2] = p.rgb![i * 3 + 2]!;
+        break;
+      case 'INTENSITY': {
+        const g = Math.round(intensityGrey(p.intensity[i]!, options.intensity));
+        out[o] = g;
+        out[o + 1] = g;
+        out[o + 2] = g;
+        break;
+      }
+      case 'ELEVATION': {
+        const h = p.heights?.[i] ?? (f ? f.minHeight : 0);
+        const t = f ? Math.max(0, Math.min(1, (h - f.minHeight) / span)) : 0;
+        const k = Math.round(t * 1023) * 3;
+        out[o] = rampLut[k]!;
+        out[o + 1] = rampLut[k + 1]!;
+        out[o + 2] = rampLut[k + 2]!;
+        break;
+      }
+    }
+  }
+  return out;
+}

@@ -7,10 +7,11 @@ import type { CreateViewer, SceneDescription, SceneMode, ViewerEvent, ViewerHand
  */
 const loaders: Partial<Record<SceneMode, () => Promise<CreateViewer>>> = {
   '3d': () => import('./globe3d/globe-viewer.js').then((m) => m.createGlobeViewer),
+  '2d': () => import('./map2d/map-viewer.js').then((m) => m.createMapViewer),
 };
 
 /** The scene modes this build can show. */
-export const AVAILABLE_SCENE_MODES = (Object.keys(loaders) as SceneMode[]).sort();
+export const AVAILABLE_SCENE_MODES = Object.keys(loaders) as SceneMode[];
 
 /** What a page can ask of the viewer it shows. */
 export interface SceneViewerApi {

@@ -13,8 +13,9 @@ export interface PointLegendProps {
   hasColor: boolean;
 }
 
-function formatMetres(v: number, lang: string): string {
-  return `${new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(v)} m`;
+/** An elevation as the LAS file states it (its vertical unit: metres or feet). */
+function formatElevation(v: number, lang: string): string {
+  return new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(v);
 }
 
 /**
@@ -65,10 +66,13 @@ export function PointLegend({
       <figure className="nu-legend" aria-label={t('viewer:legend.elevation')}>
         <div className="nu-legend__ramp" style={{ background: gradient }} />
         {elevation && (
-          <div className="nu-legend__ends">
-            <span>{formatMetres(elevation.min, i18n.language)}</span>
-            <span>{formatMetres(elevation.max, i18n.language)}</span>
-          </div>
+          <>
+            <div className="nu-legend__ends">
+              <span>{formatElevation(elevation.min, i18n.language)}</span>
+              <span>{formatElevation(elevation.max, i18n.language)}</span>
+            </div>
+            <p className="nu-legend__note nu-muted">{t('viewer:legend.elevationUnit')}</p>
+          </>
         )}
       </figure>
     );

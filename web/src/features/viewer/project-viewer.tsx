@@ -20,11 +20,12 @@ import {
   POINT_MODES,
   type PointMode,
   type SceneDescription,
+  type SceneMode,
   type ViewerEvent,
   WORLD_IMAGERIES,
   type WorldImagery,
 } from '../../viewer/scene.types.js';
-import { SceneViewer, type SceneViewerApi } from '../../viewer/scene-viewer.js';
+import { AVAILABLE_SCENE_MODES, SceneViewer, type SceneViewerApi } from '../../viewer/scene-viewer.js';
 import { VIEWER_CONSTANTS } from '../../viewer/viewer-constants.js';
 import { StatusBadge } from '../projects/project-status.js';
 import type { Asset, Project } from '../projects/projects.types.js';
@@ -66,6 +67,7 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
   const [pointMode, setPointMode] = useState<PointMode>('RGB');
   const [pointSize, setPointSize] = useState<number | null>(null);
   const [imagery, setImagery] = useState<WorldImagery>('none');
+  const [sceneMode, setSceneMode] = useState<SceneMode>('3d');
   const [ticked, setTicked] = useState<Set<string>>(() => defaultTicked(project));
   const [hiddenClasses, setHiddenClasses] = useState<number[]>([]);
   const [load, setLoad] = useState<LoadState>({
@@ -139,6 +141,13 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
       else next.delete(asset.id);
       return next;
     });
+  }
+
+  function switchMode(mode: SceneMode) {
+    if (mode === sceneMode) return;
+    setFatal(null);
+    setLoad((l) => ({ ...l, pendingTiles: 0, tilesLoaded: false }));
+    setSceneMode(mode);
   }
 
   const pointCount = project.lidarPointCount;
@@ -221,7 +230,12 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
         </section>
       </aside>
 
-      <section className="nu-viewer__stage" data-viewer-state={stageState} aria-label={t('viewer:scene')}>
+      <section
+        className="nu-viewer__stage"
+        data-viewer-state={stageState}
+        data-scene-mode={sceneMode}
+        aria-label={t('viewer:scene')}
+      >
         {fatal ? (
           <div className="nu-viewer__overlay">
             <Callout intent={Intent.DANGER} title={t('viewer:events.title')} role="alert">
@@ -231,13 +245,21 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
         ) : (
           <SceneViewer
             ref={viewerApi}
-            mode="3d"
+            mode={sceneMode}
             scene={scene}
             onEvent={onEvent}
             onLoadError={(err) => setFatal(t('viewer:events.MODULE_LOAD_FAILED', { message: err.message }))}
           />
         )}
         <div className="nu-viewer__toolbar">
+          {AVAILABLE_SCENE_MODES.length > 1 && (
+            <SegmentedControl
+              className="nu-viewer__modes"
+              value={sceneMode}
+              onValueChange={(v) => switchMode(v as SceneMode)}
+              options={AVAILABLE_SCENE_MODES.map((m) => ({ value: m, label: t(`viewer:sceneModes.${m}`) }))}
+            />
+          )}
           <ButtonGroup>
             <Tooltip content={t('viewer:actions.home')}>
               <Button icon="home" onClick={() => viewerApi.current?.flyHome()} aria-label={t('viewer:actions.home')} />
