@@ -69,7 +69,7 @@ describe('projects', () => {
     expect(projectPath).toMatch(/^\/user\/projects\/\d+$/);
     await waitForTilesLoaded(page);
     await page.getByRole('heading', { name: 'Autzen stadium', level: 1 }).waitFor();
-    await expect(page.getByRole('checkbox', { name: 'Point cloud' }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('checkbox', { name: 'Point cloud', exact: true }).isChecked()).resolves.toBe(true);
     await screenshot(page, 'projects-viewer');
 
     // My projects lists it with its status.

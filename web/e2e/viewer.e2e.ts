@@ -64,7 +64,7 @@ describe('the 3D viewer', () => {
     await page.goto(shareLink);
     await waitForTilesLoaded(page);
     const stage = page.locator('.nu-viewer__stage');
-    const cloud = page.getByRole('checkbox', { name: 'Point cloud' });
+    const cloud = page.getByRole('checkbox', { name: 'Point cloud', exact: true });
     const differs =
       (ref: Buffer, min = MIN_CHANGED) =>
       async (png: Buffer) =>

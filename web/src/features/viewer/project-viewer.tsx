@@ -49,6 +49,10 @@ export interface ProjectViewerProps {
 interface LoadState {
   pendingTiles: number;
   tilesLoaded: boolean;
+}
+
+/** What a loaded cloud told about itself. */
+interface CloudFacts {
   hasColor: boolean;
   classCodes: Set<number> | undefined;
 }
@@ -70,12 +74,8 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
   const [sceneMode, setSceneMode] = useState<SceneMode>('3d');
   const [ticked, setTicked] = useState<Set<string>>(() => defaultTicked(project));
   const [hiddenClasses, setHiddenClasses] = useState<number[]>([]);
-  const [load, setLoad] = useState<LoadState>({
-    pendingTiles: 0,
-    tilesLoaded: false,
-    hasColor: true,
-    classCodes: undefined,
-  });
+  const [load, setLoad] = useState<LoadState>({ pendingTiles: 0, tilesLoaded: false });
+  const [facts, setFacts] = useState<Map<string, CloudFacts>>(new Map());
   const [fatal, setFatal] = useState<string | null>(null);
   const [shareOpen, setShareOpen] = useState(false);
   const [downloadOpen, setDownloadOpen] = useState(false);
@@ -113,7 +113,7 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
           const codes = e.classCodes
             ? new Set(e.classCodes.map((c) => (KNOWN_CODES.has(c) ? c : OTHER_CLASSES)))
             : undefined;
-          setLoad((s) => ({ ...s, hasColor: e.hasColor, classCodes: codes }));
+          setFacts((m) => new Map(m).set(e.layerId, { hasColor: e.hasColor, classCodes: codes }));
           break;
         }
         case 'error':
@@ -149,6 +149,13 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
     setLoad((l) => ({ ...l, pendingTiles: 0, tilesLoaded: false }));
     setSceneMode(mode);
   }
+
+  // The legend describes the clouds on screen: their classes, and whether all have colour.
+  const shown = [...facts].filter(([id]) => ticked.has(id)).map(([, f]) => f);
+  const presentClasses = shown.every((f) => f.classCodes)
+    ? new Set(shown.flatMap((f) => [...f.classCodes!]))
+    : undefined;
+  const hasColor = shown.every((f) => f.hasColor);
 
   const pointCount = project.lidarPointCount;
   const stageState = fatal ? 'error' : load.tilesLoaded && load.pendingTiles === 0 ? 'tiles-loaded' : 'loading';
@@ -202,10 +209,10 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
           <PointLegend
             mode={pointMode}
             elevation={elevation}
-            presentClasses={load.classCodes}
+            presentClasses={shown.length > 0 ? presentClasses : undefined}
             hiddenClasses={hiddenClasses}
             onHiddenClassesChange={setHiddenClasses}
-            hasColor={load.hasColor}
+            hasColor={hasColor}
           />
           <FormGroup label={t('viewer:display.pointSize')} className="nu-viewer__slider">
             <Slider

@@ -477,7 +477,8 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
           cloud.tileset.customShader?.setUniform('u_pointSize', clampPointSize(next.pointSize));
           cloud.tileset.customShader?.setUniform('u_maxPointSize', maxPointSize(next.pointSize));
         }
-      } else if (!loading.has(d.id)) {
+      } else if (d.visible && !loading.has(d.id)) {
+        // Clouds load when first shown, then stay loaded while listed.
         void addCloud(d);
       }
     }

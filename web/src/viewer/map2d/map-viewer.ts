@@ -256,7 +256,7 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
     for (const d of wanted) {
       const cloud = clouds.get(d.id);
       if (cloud) cloud.description = d;
-      else if (!loadingClouds.has(d.id)) void addCloud(d);
+      else if (d.visible && !loadingClouds.has(d.id)) void addCloud(d);
     }
     syncVectors(next.layers.filter((l): l is VectorLayerDescription => l.kind === 'vector'));
     const rasters = rasterLayers();
