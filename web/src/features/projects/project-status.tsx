@@ -38,11 +38,27 @@ export function useJobLabel(project: Project): { label: string; value: number | 
 
 /**
  * Live progress of a project still being uploaded, tiled or processed: the
- * job's step and a progress bar (indeterminate while pending).
+ * job's step and a progress bar (indeterminate while pending); once settled,
+ * the failure of its latest job, translated from its code (spec §8 Processing).
  */
 export function ProjectProgress({ project, compact }: { project: Project; compact?: boolean }) {
+  const { t } = useTranslation();
   const job = useJobLabel(project);
-  if (!job) return null;
+  if (!job) {
+    const last = currentJob(project);
+    if (last?.state !== 'FAILURE') return null;
+    const reason = last.errorCode
+      ? t(`errors:${last.errorCode}`, { defaultValue: last.errorMessage ?? '' })
+      : (last.errorMessage ?? '');
+    return (
+      <div className="nu-progress nu-progress--failed" role="status" data-testid="project-failure">
+        <span className="nu-progress__label">
+          {t('projects:jobFailed', { job: t(`projects:jobs.${last.name}`) })}
+          {` ${reason || t('projects:contactSupport')}`}
+        </span>
+      </div>
+    );
+  }
   return (
     <div className={compact ? 'nu-progress nu-progress--compact' : 'nu-progress'} data-testid="project-progress">
       <ProgressBar intent={Intent.PRIMARY} value={job.value} animate stripes={job.value === undefined} />

@@ -34,7 +34,7 @@ export function SharedProjectPage() {
       </PageFrame>
     );
   }
-  if (error && !project) return <ViewerLoadError error={error} />;
+  if (error && !project) return <ViewerLoadError error={error} showBack={false} />;
   if (!project) return <PageSpinner />;
   const problem = viewerProblem(project);
   if (problem) return <ViewerProblemView project={project} problem={problem} showBack={false} />;

@@ -27,7 +27,7 @@ import {
 } from '../../viewer/scene.types.js';
 import { AVAILABLE_SCENE_MODES, SceneViewer, type SceneViewerApi } from '../../viewer/scene-viewer.js';
 import { VIEWER_CONSTANTS } from '../../viewer/viewer-constants.js';
-import { StatusBadge } from '../projects/project-status.js';
+import { ProjectProgress, StatusBadge } from '../projects/project-status.js';
 import type { Asset, Project } from '../projects/projects.types.js';
 import { DownloadDialog } from './download-dialog.js';
 import { LayerTree } from './layer-tree.js';
@@ -182,6 +182,7 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
               </span>
             )}
           </div>
+          <ProjectProgress project={project} />
           {shareToken && (
             <Callout icon="eye-open" className="nu-viewer__readonly" compact>
               {t('viewer:readOnly')}

@@ -71,8 +71,10 @@ export function ShareDialog({ projectId, projectName, token, isOpen, onClose, on
       <DialogBody>
         <p>{t('viewer:share.intro')}</p>
         {token ? (
-          <ControlGroup fill>
+          <ControlGroup>
             <InputGroup
+              fill
+              className="nu-share__link"
               readOnly
               value={link}
               aria-label={t('viewer:share.link')}

@@ -62,7 +62,7 @@ export function ViewerProblemView({
 }
 
 /** A project that could not be loaded: the server's message, else the error's, else "Unknown error" (spec §8). */
-export function ViewerLoadError({ error }: { error: unknown }) {
+export function ViewerLoadError({ error, showBack = true }: { error: unknown; showBack?: boolean }) {
   const { t } = useTranslation();
   return (
     <div className="nu-viewer-state" data-testid="viewer-load-error">
@@ -70,7 +70,11 @@ export function ViewerLoadError({ error }: { error: unknown }) {
         icon="error"
         title={t('viewer:loadFailed')}
         description={<span role="alert">{errorMessage(t, error)}</span>}
-        action={<AnchorButton href={`#${ROUTES.user}`} intent={Intent.NONE} text={t('viewer:backToProjects')} />}
+        action={
+          showBack ? (
+            <AnchorButton href={`#${ROUTES.user}`} intent={Intent.NONE} text={t('viewer:backToProjects')} />
+          ) : undefined
+        }
       />
     </div>
   );

@@ -136,7 +136,7 @@ export function JobView({ kind, jobId, projectId, listTitle, listPath, title }: 
         </Card>
         <Card className="nu-settings__card">
           <H2>{t('admin:jobs.view.detailsTitle')}</H2>
-          <JobDetails job={job} />
+          <JobDetails job={job} showError={job.status !== 'FAILURE'} />
         </Card>
         {job.options !== null && job.options !== undefined && (
           <Card className="nu-settings__card">

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSWRConfig } from 'swr';
 import { routePath } from '../../../app/route-paths.js';
+import { isApiError } from '../../../shared/api/api-error.js';
 import type { Page } from '../../../shared/api/types.js';
 import { formatDateTime } from '../../../shared/format/format-date.js';
 import { errorMessage } from '../../../shared/i18n/error-message.js';
@@ -284,7 +285,7 @@ export const JOB_FIELDS: Record<JobKind, string[]> = {
 };
 
 /** Every field of a job as a definition list (expanded row and job view). */
-export function JobDetails({ job }: { job: Job }) {
+export function JobDetails({ job, showError = true }: { job: Job; showError?: boolean }) {
   const { t } = useTranslation();
   const cols = useJobColumns();
   const stepLabel = useStepLabel();
@@ -297,7 +298,7 @@ export function JobDetails({ job }: { job: Job }) {
   if (job.startedAt) items.push([t('admin:jobs.fields.startedAt'), formatDateTime(job.startedAt)]);
   if (job.finishedAt) items.push([t('admin:jobs.fields.finishedAt'), formatDateTime(job.finishedAt)]);
   items.push([t('admin:jobs.fields.attempts'), String(job.attempts)]);
-  if (job.errorCode || job.errorMessage) {
+  if (showError && (job.errorCode || job.errorMessage)) {
     items.push([t('admin:jobs.fields.error'), [job.errorCode, job.errorMessage].filter(Boolean).join(': ')]);
   }
   return (
@@ -360,6 +361,11 @@ export function RetryButton({ job, onRetried, small }: { job: Job; onRetried?: (
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   if (job.kind !== 'PROCESSING' || job.status !== 'FAILURE') return null;
+  // The retry's PROJECT_NOT_READY names no project status: say what it means here.
+  const retryReason = (err: unknown) =>
+    isApiError(err) && err.code === 'PROJECT_NOT_READY' && err.details?.status === undefined
+      ? t('admin:jobs.retry.cloudNotReady')
+      : errorMessage(t, err);
   const retry = async () => {
     setBusy(true);
     try {
@@ -371,7 +377,7 @@ export function RetryButton({ job, onRetried, small }: { job: Job; onRetried?: (
       void showToast({
         intent: outcome === 'refused' ? Intent.WARNING : Intent.DANGER,
         icon: 'error',
-        message: `${t(outcome === 'refused' ? 'admin:jobs.retry.refused' : 'admin:jobs.retry.error')}: ${errorMessage(t, err)}`,
+        message: `${t(outcome === 'refused' ? 'admin:jobs.retry.refused' : 'admin:jobs.retry.error')}: ${retryReason(err)}`,
       });
     } finally {
       setBusy(false);
