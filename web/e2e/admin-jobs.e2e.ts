@@ -1,3 +1,5 @@
+import { readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createReadyProject } from './projects-helpers.js';
@@ -13,7 +15,12 @@ interface JobRow {
   projectName: string;
   status: string;
   percentage: number;
+  retryCount: number;
   lasName: string | null;
+}
+
+interface ProjectAssets {
+  layers: Array<{ assets: Array<{ id: string; type: string; status: string }> }>;
 }
 
 /** The smallest real file with a CRS: 37,657 points, EPSG:26912 (see shared/data/real/README.md). */
@@ -174,4 +181,86 @@ describe('admin settings and job monitors', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('the admin retries a failed processing from its monitor', async () => {
+    // A processing that fails for real: the stored input of a second upload is overwritten with zeros
+    // (a damaged file in the store), so every product's reader refuses it and the job ends in FAILURE.
+    const name = `Admin retry ${Date.now().toString(36)}`;
+    const id = await createReadyProject(token, name, FILE);
+    // The harness's server keeps its files in <work>/data/files, beside its log (see harness.ts).
+    const projectDir = path.join(path.dirname(e2e().serverLog), 'data', 'files', 'projects', id);
+    const inputs = await findFiles(projectDir, /^input\.la[sz]$/);
+    expect(inputs.length).toBe(1);
+    await writeFile(inputs[0]!, Buffer.alloc((await stat(inputs[0]!)).size));
+    const started = await apiCall<JobRow>(token, 'POST', `/projects/${id}/processing`, { options: {} });
+    const failed = await waitForJob(token, started.id, (j) => j.status === 'FAILURE');
+    expect(failed.retryCount).toBe(0);
+
+    const context = await newContext(browser, 'en-US');
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await logIn(page, e2e().adminEmail, e2e().adminPassword);
+    await page.getByRole('link', { name: 'Administration' }).click();
+    await waitForRoute(page, '/admin/projects/list');
+    await page.getByRole('menuitem', { name: 'Processing jobs' }).click();
+    await waitForRoute(page, '/admin/process-data/list');
+    const table = page.locator('[data-table="admin-process-data"]');
+    const row = table.locator('tbody tr', { hasText: name });
+    await row.getByText('Failure').waitFor();
+    await screenshot(page, 'admin-process-data-failed');
+    // The view tells why; its retry button is reached from the keyboard.
+    await row.getByRole('link', { name: started.id, exact: true }).click();
+    await waitForRoute(page, `/admin/process-data/view/${started.id}`);
+    await page.getByText('The job failed').waitFor();
+    await page.getByText('PROCESSING_FAILED').first().waitFor();
+    const retry = page.getByRole('button', { name: `Retry processing job ${started.id}` });
+    const badge = page.locator('.nu-page__actions [data-status]');
+
+    // The three messages of spec §4. The request does not reach the server: error on retry.
+    await page.route('**/api/admin/process-data/*/retry', (route) => route.abort());
+    await retry.click();
+    await page.getByText('Error on retry: The server cannot be reached.', { exact: false }).waitFor();
+    await page.unroute('**/api/admin/process-data/*/retry');
+    expect((await apiCall<JobRow>(token, 'GET', `/admin/process-data/${started.id}`)).retryCount).toBe(0);
+
+    // From the keyboard: new attempt launched; the view follows the job until it fails again.
+    await retry.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('New attempt launched').waitFor();
+    await screenshot(page, 'admin-process-data-retry');
+    await expect.poll(() => badge.getAttribute('data-status'), { timeout: 120_000 }).toBe('FAILURE');
+    await page.getByText('Failure').first().waitFor();
+    const again = await apiCall<JobRow>(token, 'GET', `/admin/process-data/${started.id}`);
+    expect(again.status).toBe('FAILURE');
+    expect(again.retryCount).toBe(1);
+
+    // The point cloud is no longer ready (a new CRS re-extracts it): the server refuses, failed to launch.
+    const project = await apiCall<ProjectAssets>(token, 'GET', `/projects/${id}`);
+    const cloud = project.layers.flatMap((l) => l.assets).find((a) => a.type === 'POINT_CLOUD')!;
+    await apiCall(token, 'PATCH', '/assets', { id: cloud.id, epsgCode: 32612 });
+    await retry.click();
+    await page.getByText('Failed to launch a new attempt: The point cloud of this project is not ready.').waitFor();
+    await screenshot(page, 'admin-process-data-refused');
+    expect((await apiCall<JobRow>(token, 'GET', `/admin/process-data/${started.id}`)).retryCount).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
+
+/** Files under `dir` whose name matches. */
+async function findFiles(dir: string, name: RegExp): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && name.test(e.name)).map((e) => path.join(e.parentPath, e.name));
+}
+
+/** Polls an admin processing job until `done` holds. */
+async function waitForJob(token: string, id: string, done: (j: JobRow) => boolean, ms = 180_000): Promise<JobRow> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const j = await apiCall<JobRow>(token, 'GET', `/admin/process-data/${id}`);
+    if (done(j)) return j;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${j.status} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
