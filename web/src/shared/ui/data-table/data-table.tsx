@@ -113,7 +113,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
   useEffect(() => setSearchText(state.search), [state.search]);
   useEffect(() => {
     if (searchText === state.search) return;
-    const id = setTimeout(() => update({ ...state, search: searchText, page: 1 }), SEARCH_DEBOUNCE_MS);
+    // Patch only the search (and the page): a sort or view chosen while the timer ran must survive.
+    const id = setTimeout(() => setQuery({ tableUrlId, search: searchText || null, page: '1' }), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(id);
   });
 
