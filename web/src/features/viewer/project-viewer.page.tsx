@@ -33,6 +33,7 @@ export function ProjectViewerPage() {
       key={project.id}
       project={project}
       onShareTokenChange={(token) => void mutate({ ...project, shareToken: token }, { revalidate: false })}
+      onProcessingStarted={() => void mutate()}
     />
   );
 }

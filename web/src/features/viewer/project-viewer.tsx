@@ -27,8 +27,9 @@ import {
 } from '../../viewer/scene.types.js';
 import { AVAILABLE_SCENE_MODES, SceneViewer, type SceneViewerApi } from '../../viewer/scene-viewer.js';
 import { VIEWER_CONSTANTS } from '../../viewer/viewer-constants.js';
+import { ProcessingDialog } from '../projects/processing-dialog.js';
 import { ProjectProgress, StatusBadge } from '../projects/project-status.js';
-import type { Asset, Project } from '../projects/projects.types.js';
+import { type Asset, isInProgress, type Project } from '../projects/projects.types.js';
 import { DownloadDialog } from './download-dialog.js';
 import { LayerTree } from './layer-tree.js';
 import { PointLegend } from './point-legend.js';
@@ -43,6 +44,8 @@ export interface ProjectViewerProps {
   shareToken?: string | undefined;
   /** Called after the share token changed (owner only). */
   onShareTokenChange?: (token: string | null) => void;
+  /** Called after the processing was started again (owner only): the page refreshes the project. */
+  onProcessingStarted?: () => void;
 }
 
 /** What the page knows of the scene while it loads. */
@@ -65,7 +68,7 @@ const KNOWN_CODES = new Set(POINT_CLASSES.map((c) => c.code));
  * share and download actions. Features hand layer descriptions to the viewer
  * module; Cesium is loaded only here, on demand.
  */
-export function ProjectViewer({ project, shareToken, onShareTokenChange }: ProjectViewerProps) {
+export function ProjectViewer({ project, shareToken, onShareTokenChange, onProcessingStarted }: ProjectViewerProps) {
   const { t, i18n } = useTranslation();
   const { data: params } = useSWR('viewer-parameters', fetchViewerParameters, { shouldRetryOnError: false });
   const [pointMode, setPointMode] = useState<PointMode>('RGB');
@@ -79,6 +82,7 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
   const [fatal, setFatal] = useState<string | null>(null);
   const [shareOpen, setShareOpen] = useState(false);
   const [downloadOpen, setDownloadOpen] = useState(false);
+  const [processingOpen, setProcessingOpen] = useState(false);
   const viewerApi = useRef<SceneViewerApi>(null);
 
   const size = pointSize ?? params?.pointSize ?? VIEWER_CONSTANTS.defaultPointSize;
@@ -183,6 +187,16 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
             )}
           </div>
           <ProjectProgress project={project} />
+          {!shareToken && onProcessingStarted && !isInProgress(project) && (
+            <Button
+              className="nu-viewer__process"
+              size="small"
+              variant="outlined"
+              icon="cog"
+              onClick={() => setProcessingOpen(true)}
+              text={t('projects:processing.again')}
+            />
+          )}
           {shareToken && (
             <Callout icon="eye-open" className="nu-viewer__readonly" compact>
               {t('viewer:readOnly')}
@@ -303,6 +317,15 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange }: Proje
           isOpen={shareOpen}
           onClose={() => setShareOpen(false)}
           onChange={onShareTokenChange}
+        />
+      )}
+      {!shareToken && onProcessingStarted && (
+        <ProcessingDialog
+          projectId={project.id}
+          projectName={project.name}
+          isOpen={processingOpen}
+          onClose={() => setProcessingOpen(false)}
+          onStarted={onProcessingStarted}
         />
       )}
       <DownloadDialog

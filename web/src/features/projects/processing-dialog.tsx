@@ -1,0 +1,85 @@
+import { Button, Callout, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { errorMessage } from '../../shared/i18n/error-message.js';
+import { showToast } from '../../shared/ui/toaster.js';
+import { ProcessingFields, type WithProcessing } from './processing-fields.js';
+import { DEFAULT_PROCESSING_OPTIONS, processingOptionsSchema } from './processing-options.schema.js';
+import { startProcessing } from './projects.api.js';
+
+const schema = z.object({ processing: processingOptionsSchema });
+
+export interface ProcessingDialogProps {
+  projectId: string;
+  projectName: string;
+  isOpen: boolean;
+  onClose: () => void;
+  /** Called once the processing is queued (the project then shows its progress). */
+  onStarted: () => void;
+}
+
+/**
+ * Runs the processing of a project again with new options (spec §2 processing
+ * form, §5 ranges); the API's refusals (processing already running, CRS
+ * required, credits, subscription) are shown translated from their codes.
+ */
+export function ProcessingDialog({ projectId, projectName, isOpen, onClose, onStarted }: ProcessingDialogProps) {
+  const { t } = useTranslation();
+  const [error, setError] = useState<unknown>(null);
+  const form = useForm<WithProcessing>({
+    resolver: zodResolver(schema),
+    defaultValues: { processing: DEFAULT_PROCESSING_OPTIONS },
+    mode: 'onTouched',
+  });
+
+  async function submit(values: WithProcessing) {
+    setError(null);
+    try {
+      await startProcessing(projectId, values.processing);
+      void showToast({ intent: Intent.SUCCESS, icon: 'play', message: t('projects:processing.started') });
+      onStarted();
+      onClose();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <Dialog
+      isOpen={isOpen}
+      onClose={onClose}
+      title={t('projects:processing.dialogTitle', { name: projectName })}
+      icon="cog"
+      style={{ width: 760 }}
+    >
+      <form onSubmit={form.handleSubmit(submit)} noValidate>
+        <DialogBody>
+          <p className="nu-muted">{t('projects:processing.dialogIntro')}</p>
+          <ProcessingFields form={form} />
+          {error ? (
+            <Callout intent={Intent.DANGER} role="alert" className="nu-callout">
+              {errorMessage(t, error)}
+            </Callout>
+          ) : null}
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button onClick={onClose} text={t('projects:list.cancel')} />
+              <Button
+                type="submit"
+                intent={Intent.PRIMARY}
+                icon="play"
+                loading={form.formState.isSubmitting}
+                text={t('projects:processing.run')}
+              />
+            </>
+          }
+        />
+      </form>
+    </Dialog>
+  );
+}
