@@ -14,8 +14,6 @@ export interface LayerTreeProps {
   project: Project;
   ticked: ReadonlySet<string>;
   onToggle: (asset: Asset, on: boolean) => void;
-  /** Assets whose data is being fetched (vector GeoJSON). */
-  busy?: ReadonlySet<string>;
 }
 
 /**
@@ -23,7 +21,7 @@ export interface LayerTreeProps {
  * vector, report; READY and TILING assets listed; TILING ones shown with a
  * spinner and cannot be ticked; reports are listed for download only.
  */
-export function LayerTree({ project, ticked, onToggle, busy }: LayerTreeProps) {
+export function LayerTree({ project, ticked, onToggle }: LayerTreeProps) {
   const { t } = useTranslation();
   const layers = (project.layers ?? [])
     .map((layer) => ({ layer, assets: layer.assets.filter(isListed) }))
@@ -66,7 +64,6 @@ export function LayerTree({ project, ticked, onToggle, busy }: LayerTreeProps) {
                       {t('viewer:layers.tiling')}
                     </Tag>
                   )}
-                  {busy?.has(asset.id) && <Spinner size={12} aria-label={t('common:loading')} />}
                 </li>
               );
             })}

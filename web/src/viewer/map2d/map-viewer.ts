@@ -17,6 +17,7 @@ import type {
 } from '../scene.types.js';
 import { fetchAllFeatures } from '../vector-features.js';
 import { VIEWER_CONSTANTS } from '../viewer-constants.js';
+import { zoomForDistance } from './map-zoom.js';
 import { type SampledCloud, sampleTileset } from './tileset-sampler.js';
 
 setWorkerUrl(workerUrl);
@@ -24,15 +25,6 @@ setWorkerUrl(workerUrl);
 /** IGN Géoplateforme orthophotos as XYZ tiles (Web Mercator "PM" matrix set). */
 const IGN_TILES =
   'https://data.geopf.fr/wmts?SERVICE=WMTS&REQUEST=GetTile&VERSION=1.0.0&LAYER=ORTHOIMAGERY.ORTHOPHOTOS&STYLE=normal&TILEMATRIXSET=PM&FORMAT=image/jpeg&TILEMATRIX={z}&TILEROW={y}&TILECOL={x}';
-
-/**
- * Web Mercator zoom whose view spans about `metres` vertically on a 800 px map
- * (spec §9 gives the 2D zoom limits as camera distances).
- */
-export function zoomForDistance(metres: number, latitude = 0): number {
-  const metresPerPixelAtZoom0 = (40_075_016.686 * Math.cos((latitude * Math.PI) / 180)) / 512;
-  return Math.log2((metresPerPixelAtZoom0 * 800) / metres);
-}
 
 /** A cloud loaded for the map: its points as east-north-up metres around `origin`. */
 interface MapCloud {
@@ -91,7 +83,7 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
       center: [0, 20],
       zoom: 2,
       minZoom: Math.max(0, zoomForDistance(VIEWER_CONSTANTS.maximumZoomDistance2d)),
-      maxZoom: 22,
+      maxZoom: zoomForDistance(VIEWER_CONSTANTS.minimumZoomDistance),
       attributionControl: { compact: true },
     });
   } catch (err) {
