@@ -73,7 +73,10 @@ describe('admin users', () => {
     await table.getByRole('button', { name: 'Show details' }).click();
     await table.getByText('Email confirmed').waitFor();
     await table.getByRole('searchbox').fill('');
-    await table.getByRole('button', { name: 'Email' }).click();
+    // The cleared search reaches the query values (50 ms debounce) and the full list is back.
+    await page.waitForFunction(() => !window.location.hash.includes('search='));
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+    await table.getByRole('button', { name: 'Email', exact: true }).click();
     await page.waitForFunction(() => window.location.hash.includes('sortBy=email'));
     const route = hashRoute(page);
     expect(route).toContain('tableUrlId=admin-users');
