@@ -3,6 +3,8 @@
  * api/src/services/project-view.ts).
  */
 
+import type { components } from '../../shared/api/schema.generated.js';
+
 /** Project status (spec §4, PENDING from the second reading). */
 export type ProjectStatus = 'NONE' | 'PENDING' | 'UPLOADING' | 'UPLOADED' | 'PROCESSING' | 'READY' | 'ERROR';
 
@@ -143,3 +145,14 @@ export function currentJob(project: Pick<Project, 'jobs'>): (JobSummary & { name
   if (running) return running;
   return jobs.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0]!;
 }
+
+// These hand-written types are narrower than the generated OpenAPI ones (unions
+// where the document says string). They must still accept what the API sends:
+// the checks below fail the typecheck when the API's shapes drift from them.
+
+type Schemas = components['schemas'];
+type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
+const projectKeysMatch: SameKeys<Project, Schemas['Project']> = true;
+const layerKeysMatch: SameKeys<Layer, Schemas['Layer']> = true;
+const assetKeysMatch: SameKeys<Asset, Schemas['Asset']> = true;
+void [projectKeysMatch, layerKeysMatch, assetKeysMatch];
