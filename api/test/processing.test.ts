@@ -230,6 +230,60 @@ describe('processing: every registered product becomes an asset', () => {
     expect(shared.status).toBe(200);
   });
 
+  it('writes the contour and grid GeoJSON downloads in EPSG:4326 (RFC 7946), inside the WGS84 bbox of the cloud', async () => {
+    const p = await getProject(t, ada, project.id);
+    const cloud = assetsOf(p).find((a) => a.type === 'POINT_CLOUD');
+    const monitor = await json(await t.app.request(`/api/assets?id=${cloud.id}`, as(ada, 'GET')));
+    const box = monitor.metadata.bboxWgs84 as { west: number; south: number; east: number; north: number };
+    // fusa: UTM 54S, around 138.6°E 35°S.
+    expect(box.west).toBeGreaterThan(138.5);
+    expect(box.north).toBeLessThan(-34);
+    // Contours and grid points come from the DTM over the cloud: 1e-4° (about 10 m) of slack, more than a DTM cell.
+    const slack = 1e-4;
+    for (const type of ['CONTOUR_LINE', 'CONTOUR_LINE_MAJOR', 'CONTOUR_LINE_MINOR', 'GRID']) {
+      const asset = assetsOf(p).find((a) => a.type === type);
+      const supplied = await t.app.request(
+        `/api/assets/custom-tiler/file-supplier-url?id=${asset.id}&extension=geojson`,
+        as(ada, 'GET'),
+      );
+      expect(supplied.status).toBe(200);
+      const file = await json(supplied);
+      const res = await t.app.request(local(file.url));
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text.length).toBe(file.totalSize);
+      const doc = JSON.parse(text);
+      expect(doc.type).toBe('FeatureCollection');
+      // RFC 7946 has no crs member: the coordinates are WGS84 longitude, latitude.
+      expect(doc.crs, type).toBeUndefined();
+      expect(doc.features.length, type).toBeGreaterThan(0);
+      let positions = 0;
+      let maxDecimals = 0;
+      for (const f of doc.features) {
+        const list: number[][] = f.geometry.type === 'Point' ? [f.geometry.coordinates] : f.geometry.coordinates;
+        for (const [lon, lat] of list) {
+          positions++;
+          expect(lon, type).toBeGreaterThanOrEqual(box.west - slack);
+          expect(lon, type).toBeLessThanOrEqual(box.east + slack);
+          expect(lat, type).toBeGreaterThanOrEqual(box.south - slack);
+          expect(lat, type).toBeLessThanOrEqual(box.north + slack);
+          for (const v of [lon, lat]) maxDecimals = Math.max(maxDecimals, String(v).split('.')[1]?.length ?? 0);
+        }
+      }
+      expect(positions, type).toBeGreaterThanOrEqual(doc.features.length);
+      // About 1 cm: 7 decimals of a degree, no more.
+      expect(maxDecimals, type).toBe(7);
+      if (type === 'GRID') {
+        const [, , z] = doc.features[0].geometry.coordinates;
+        expect(z).toBe(doc.features[0].properties.elevation);
+        expect(z).toBeGreaterThan(p.minElevation - 1);
+        expect(z).toBeLessThan(p.maxElevation + 1);
+      } else {
+        expect(doc.features[0].geometry.type).toBe('LineString');
+      }
+    }
+  });
+
   it('needs premium to download the classified cloud (PREMIUM_REQUIRED), and gives it to premium users', async () => {
     const p = await getProject(t, ada, project.id);
     const classified = assetsOf(p).find((a) => a.type === 'CLASSIFIED_POINT_CLOUD');

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { buildContours, type ContourLine, contourFeatures } from '@nuage/engine/products/contours.product.js';
-import { writeGeoJson } from '@nuage/engine/writers/geojson.writer.js';
 import type { ProcessingProduct, ProductContext, ProductOutput } from './product.js';
-import { type DtmValue, featuresToWgs84, inputOf } from './terrain-values.js';
+import { type DtmValue, featuresToWgs84, inputOf, writeWgs84GeoJson } from './terrain-values.js';
 
 /** What the contour product hands to the major and minor ones. */
 interface ContourValue {
@@ -17,7 +16,7 @@ async function contourOutput(
   suffix: string,
 ): Promise<ProductOutput> {
   const file = path.join(ctx.workDir, `contours${suffix}.geojson`);
-  const written = await writeGeoJson(file, contourFeatures(lines), { epsg: dtm.crs.epsg });
+  const written = await writeWgs84GeoJson(file, contourFeatures(lines), dtm.crs);
   return {
     files: [{ path: file, extension: 'geojson', fileName: `${ctx.sourceName}-contours${suffix}.geojson` }],
     features: featuresToWgs84(contourFeatures(lines), dtm.crs),
@@ -25,7 +24,7 @@ async function contourOutput(
   };
 }
 
-/** CONTOUR_LINE: minor and major contours (elevation, kind), smoothed; GeoJSON in the project CRS, features in PostGIS. */
+/** CONTOUR_LINE: minor and major contours (elevation, kind), smoothed; GeoJSON in EPSG:4326, features in PostGIS. */
 export const contoursProduct: ProcessingProduct = {
   id: 'contours',
   assetType: 'CONTOUR_LINE',

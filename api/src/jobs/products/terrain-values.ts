@@ -1,8 +1,7 @@
 import type { PointChunk } from '@nuage/engine/core/chunk.js';
 import { type CrsInfo, createTransformer } from '@nuage/engine/crs/index.js';
 import type { Raster } from '@nuage/engine/raster/raster.js';
-import type { Feature } from '@nuage/engine/writers/geojson.writer.js';
-import type { GeoFeature } from '../../db/queries/features.queries.js';
+import { type Feature, type VectorArtifact, writeGeoJson } from '@nuage/engine/writers/geojson.writer.js';
 
 /** What the classification product hands to the terrain products. */
 export interface ClassifiedCloud {
@@ -26,11 +25,16 @@ export function inputOf<T>(inputs: ReadonlyMap<string, unknown>, id: string): T 
   return v as T;
 }
 
+/** Decimals of longitude and latitude in GeoJSON files: 1e-7° is about 1 cm (RFC 7946 §11.2). */
+export const WGS84_DECIMALS = 7;
+
 /**
- * Features in a projected CRS turned into EPSG:4326 (longitude, latitude)
- * for the PostGIS features table; Point, LineString and Polygon geometries.
+ * Features in a projected CRS turned into EPSG:4326 (longitude, latitude) for
+ * GeoJSON files (RFC 7946) and the PostGIS features table; Point, LineString
+ * and Polygon geometries. A third coordinate (height) is kept as it was (the
+ * CRS's vertical unit), rounded to 3 decimals.
  */
-export function* featuresToWgs84(features: Iterable<Feature>, crs: CrsInfo): Generator<GeoFeature> {
+export function* featuresToWgs84(features: Iterable<Feature>, crs: CrsInfo): Generator<Feature> {
   const transformer = createTransformer(crs, 'EPSG:4326');
   const ring = (coords: number[][]): number[][] => {
     const n = coords.length;
@@ -40,16 +44,31 @@ export function* featuresToWgs84(features: Iterable<Feature>, crs: CrsInfo): Gen
     for (let i = 0; i < n; i++) {
       x[i] = coords[i]![0]!;
       y[i] = coords[i]![1]!;
+      z[i] = coords[i]![2] ?? 0;
     }
     transformer.forward(x, y, z, n);
-    return Array.from(x, (xi, i) => [xi, y[i]!, ...(coords[i]!.length > 2 ? [coords[i]![2]!] : [])]);
+    return Array.from(x, (xi, i) =>
+      coords[i]!.length > 2 ? [xi, y[i]!, Math.round(z[i]! * 1000) / 1000] : [xi, y[i]!],
+    );
   };
   for (const f of features) {
     const g = f.geometry;
-    let coordinates: unknown;
-    if (g.type === 'Point') coordinates = ring([g.coordinates])[0];
-    else if (g.type === 'LineString') coordinates = ring(g.coordinates);
-    else coordinates = g.coordinates.map(ring);
-    yield { type: 'Feature', geometry: { type: g.type, coordinates }, properties: f.properties };
+    let geometry: Feature['geometry'];
+    if (g.type === 'Point') geometry = { type: 'Point', coordinates: ring([g.coordinates])[0]! };
+    else if (g.type === 'LineString') geometry = { type: 'LineString', coordinates: ring(g.coordinates) };
+    else geometry = { type: 'Polygon', coordinates: g.coordinates.map(ring) };
+    yield { type: 'Feature', geometry, properties: f.properties };
   }
+}
+
+/**
+ * Writes the GeoJSON file of a vector product: features given in the
+ * project CRS are written in EPSG:4326, longitude then latitude, with
+ * {@link WGS84_DECIMALS} decimals and no `crs` member (RFC 7946; spec §9).
+ *
+ * @example
+ * await writeWgs84GeoJson(path.join(ctx.workDir, 'grid.geojson'), points, dtm.crs);
+ */
+export function writeWgs84GeoJson(file: string, features: Iterable<Feature>, crs: CrsInfo): Promise<VectorArtifact> {
+  return writeGeoJson(file, featuresToWgs84(features, crs), { epsg: 4326, precision: WGS84_DECIMALS });
 }
