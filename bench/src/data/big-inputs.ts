@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { PointChunk } from '@nuage/engine/core/chunk.js';
 import { openPointCloud } from '@nuage/engine/readers/index.js';
 import { writeLas } from '@nuage/engine/writers/las.writer.js';
+import { spliceLaz } from '@nuage/engine/writers/laz-splice.js';
 import { realFile } from '@nuage/fixtures/real-data.js';
 
 /** Folder of generated inputs (git-ignored). */
@@ -79,6 +80,35 @@ export async function ensureMosaicLas(minPoints = 20_000_000): Promise<BigInput>
   });
   await rename(partial, file);
   const info: BigInput = { path: file, pointCount: record.pointCount, bytes: record.bytes };
+  await writeFile(marker, JSON.stringify(info));
+  return info;
+}
+
+/**
+ * The LAZ twin of {@link ensureMosaicLas}: the same copies of the bcts mosaic,
+ * 250 m apart along X, in one LAZ 1.2 file (point format 1) of at least
+ * `minPoints` points. No LAZ encoder runs in Node, so the real files'
+ * compressed chunks are spliced as they are (engine/src/writers/laz-splice.ts),
+ * each chunk's raw first point shifted: the decoder sees real LASzip data.
+ */
+export async function ensureMosaicLaz(minPoints = 20_000_000): Promise<BigInput> {
+  const perCopy = 531_662 + 823_945 + 887_254 + 591_489;
+  const copies = Math.ceil(minPoints / perCopy);
+  const file = path.join(BENCH_DATA_DIR, `bcts-mosaic-x${copies}.laz`);
+  const marker = `${file}.json`;
+  if (existsSync(file) && existsSync(marker)) {
+    const info = JSON.parse(await readFile(marker, 'utf8')) as BigInput;
+    if ((await stat(file)).size === info.bytes) return info;
+  }
+  await mkdir(BENCH_DATA_DIR, { recursive: true });
+  const pieces = [];
+  for (let copy = 0; copy < copies; copy++) {
+    for (const name of MOSAIC_TILES) pieces.push({ path: realFile(name), dx: copy * 250, dy: 0 });
+  }
+  const partial = `${file}.partial`;
+  const result = await spliceLaz(pieces, partial);
+  await rename(partial, file);
+  const info: BigInput = { path: file, pointCount: result.pointCount, bytes: result.bytes };
   await writeFile(marker, JSON.stringify(info));
   return info;
 }

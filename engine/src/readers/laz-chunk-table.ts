@@ -17,13 +17,14 @@ export interface LazChunk {
 // A port of the parts of LASzip's arithmetic decoder (arithmeticdecoder.cpp,
 // arithmeticmodel.cpp, integercompressor.cpp) needed to read the chunk table,
 // which laz-perf does not expose. All arithmetic is on unsigned 32-bit values.
-const AC_MIN_LENGTH = 0x01000000;
-const BM_LENGTH_SHIFT = 13;
+export const AC_MIN_LENGTH = 0x01000000;
+export const BM_LENGTH_SHIFT = 13;
 const BM_MAX_COUNT = 1 << BM_LENGTH_SHIFT;
-const DM_LENGTH_SHIFT = 15;
+export const DM_LENGTH_SHIFT = 15;
 const DM_MAX_COUNT = 1 << DM_LENGTH_SHIFT;
 
-class BitModel {
+/** LASzip's adaptive bit model (arithmeticmodel.cpp). */
+export class BitModel {
   bit0Count = 1;
   bitCount = 2;
   bit0Prob = 1 << (BM_LENGTH_SHIFT - 1);
@@ -43,7 +44,8 @@ class BitModel {
   }
 }
 
-class SymbolModel {
+/** LASzip's adaptive symbol model (arithmeticmodel.cpp), with its decoder table. */
+export class SymbolModel {
   readonly symbols: number;
   readonly distribution: Uint32Array;
   readonly symbolCount: Uint32Array;
