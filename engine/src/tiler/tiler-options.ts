@@ -23,6 +23,14 @@ export const tilerOptionsSchema = z
   })
   .strict();
 
+/**
+ * Geometric error per unit of point spacing. Tile errors are written as
+ * py3dtiles writes them (10 × the node's point spacing), the scale the
+ * viewer's screen-space error of 120 (spec §9, "for PY3DTILES tilings") is
+ * calibrated for: a tile refines once its spacing spans about 12 pixels.
+ */
+export const ERROR_PER_SPACING = 10;
+
 /** Validated tiler options. */
 export type TilerOptions = z.output<typeof tilerOptionsSchema>;
 /** Tiler options as callers give them (every field optional). */

@@ -43,6 +43,20 @@ describe('tileInput on a synthetic cloud', () => {
     expect(fractions.at(-1)).toBe(1);
     expect(fractions.every((f, i) => i === 0 || f >= fractions[i - 1]!)).toBe(true);
     expect((await readdir(path.join(out, 'content'))).length).toBe(r.tileCount);
+    // Errors on the py3dtiles scale (10 × point spacing), halving by level; the
+    // tileset's error is the diagonal of its bounds (about 500 m × 500 m × 65 m).
+    const json = JSON.parse(await readFile(r.tilesetPath, 'utf8')) as {
+      geometricError: number;
+      root: { geometricError: number; children: Array<{ geometricError: number; children?: unknown[] }> };
+    };
+    const rootError = json.root.geometricError;
+    const child = json.root.children.find((c) => c.children && c.children.length > 0)!;
+    expect(child.geometricError).toBeCloseTo(rootError / 2, 9);
+    // The root node's edge is at least the 500 m square, at 128 cells per edge.
+    expect(rootError).toBeGreaterThanOrEqual((10 * 500) / 128);
+    expect(rootError).toBeLessThan((10 * 2048) / 128);
+    expect(json.geometricError).toBeGreaterThan(Math.hypot(500, 500) - 1);
+    expect(json.geometricError).toBeLessThan(Math.hypot(500, 500, 70) + 1);
   });
 
   it('gives the same points with worker threads and disk buckets', async () => {

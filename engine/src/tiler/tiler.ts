@@ -19,7 +19,7 @@ import {
 } from './octree.js';
 import type { PointBlock } from './point-block.js';
 import { type ColorMode, type ContentOptions, contentUri, writeNodeContent } from './tile-content.js';
-import { resolveTilerOptions, type TilerOptionsInput } from './tiler-options.js';
+import { ERROR_PER_SPACING, resolveTilerOptions, type TilerOptionsInput } from './tiler-options.js';
 import { TilerPool } from './tiler-pool.js';
 import { type BucketTask, bucketFile, bucketTaskBuffers, childBucketFile, type TilerReply } from './tiler-protocol.js';
 
@@ -409,7 +409,7 @@ export async function tileInput(
       const nodeSize = space.size / 2 ** a.d;
       const tile: TileJson = {
         boundingVolume: { box: boxOf(space, u) },
-        geometricError: children.length > 0 ? nodeSize / options.grid : 0,
+        geometricError: children.length > 0 ? (ERROR_PER_SPACING * nodeSize) / options.grid : 0,
       };
       if (s.count > 0) {
         tile.content = { uri: contentUri(s.key) };
@@ -429,7 +429,11 @@ export async function tileInput(
     const bboxWgs84 = geodeticBounds(space, lo, hi);
     const tileset: TilesetJson = {
       asset: { version: '1.1', generator: 'Nuage tiler' },
-      geometricError: Math.max(rootTile.geometricError * 2, space.size / options.grid),
+      // As py3dtiles: the whole tileset's error is the diagonal of its bounds.
+      geometricError: Math.max(
+        rootTile.geometricError * 2,
+        Math.hypot(hi[0]! - lo[0]!, hi[1]! - lo[1]!, hi[2]! - lo[2]!),
+      ),
       root: rootTile,
       extras: { pointCount, classCounts: classObj, hasColor: color !== 'none', bboxWgs84 },
     };

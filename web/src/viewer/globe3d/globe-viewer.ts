@@ -47,7 +47,7 @@ import type {
 } from '../scene.types.js';
 import { elevationToHeight, fetchAllFeatures, vectorShapes } from '../vector-features.js';
 import { VIEWER_CONSTANTS } from '../viewer-constants.js';
-import { normaliseTileset, PY3DTILES_ERROR_PER_SPACING, type TilesetJsonLike } from './tileset-errors.js';
+import { normaliseTileset, PY3DTILES_ERROR_PER_SPACING, type TilesetJsonLike } from './tileset-json.js';
 
 /** Optional keys a deployment may inject (`window.NUAGE_CONFIG`); without them only "none" and "ign" imagery load. */
 interface ImageryConfig {

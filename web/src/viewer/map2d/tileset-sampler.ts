@@ -1,5 +1,5 @@
 import { type GlbPoints, parseGlbPoints } from '../glb-points.js';
-import { normaliseTileset, type TilesetJsonLike } from '../globe3d/tileset-errors.js';
+import { normaliseTileset, type TilesetJsonLike } from '../globe3d/tileset-json.js';
 
 /**
  * Loads a point-cloud tileset for the 2D map: the tiles level by level from
