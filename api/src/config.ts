@@ -70,6 +70,16 @@ export const CONFIG_VARIABLES = {
     default: '107374182400',
     description: 'Total bytes of files a user may keep when the subscription sets no limit (default 100 GiB).',
   },
+  DEFAULT_SUBSCRIPTION_STATUS: {
+    default: 'active',
+    description:
+      'Subscription status of a user an admin has not set one for: active, inactive, suspended, unsubscribed or none.',
+  },
+  DEFAULT_CREDIT_HECTARES: {
+    default: '1000',
+    description:
+      'Credits (hectares) granted to a user an admin has not set credits for; processing spends the project area.',
+  },
 } as const satisfies Record<string, { default: string; description: string }>;
 
 const schema = z.object({
@@ -95,6 +105,8 @@ const schema = z.object({
   DEFAULT_MAX_PROJECTS: z.coerce.number().int().min(0),
   DEFAULT_MAX_INPUT_FILE_BYTES: z.coerce.number().int().min(0),
   DEFAULT_MAX_STORAGE_BYTES: z.coerce.number().int().min(0),
+  DEFAULT_SUBSCRIPTION_STATUS: z.enum(['active', 'inactive', 'suspended', 'unsubscribed', 'none']),
+  DEFAULT_CREDIT_HECTARES: z.coerce.number().min(0).max(1e12),
 });
 
 export type Config = z.infer<typeof schema> & { databaseKind: 'embedded' | 'server' };

@@ -115,6 +115,23 @@ export const ERROR_CODES = {
   NO_TILES: { status: 404, description: 'The asset does not have a valid accessUrl (it has no tiles).' },
   FILE_NOT_FOUND: { status: 404, description: 'The asset has no file with this extension.' },
   AREA_NOT_COMPUTED: { status: 409, description: 'The area could not be calculated: contact support.' },
+  SUBSCRIPTION_SUSPENDED: {
+    status: 403,
+    description: 'Your subscription is suspended: contact support (no project creation, upload or processing).',
+  },
+  NO_SUBSCRIPTION: {
+    status: 403,
+    description: 'No subscription found: contact support (no project creation, upload or processing).',
+  },
+  SUBSCRIPTION_INACTIVE: {
+    status: 403,
+    description: 'Your subscription is inactive or cancelled (details.status): subscribe again to process projects.',
+  },
+  INSUFFICIENT_CREDITS: {
+    status: 402,
+    description:
+      'Insufficient credits: the project area (details.required, hectares) is more than your credits left (details.available): subscribe or buy credits.',
+  },
   PROCESSING_ALREADY_RUNNING: { status: 409, description: 'This project is already being processed.' },
   INVALID_PROCESSING_OPTIONS: {
     status: 400,

@@ -14,8 +14,16 @@ export interface Database {
   auth_attempts: AuthAttemptsTable;
   /** View: projects each user owns (0 until the projects table exists). */
   user_project_counts: { user_id: string; projects: number };
-  /** View: credits (hectares) each user holds (0 until subscriptions exist). */
-  user_credit_totals: { user_id: string; credits: number };
+  /**
+   * View: credits (hectares) of each user. `credits` = granted − charged, null when the user
+   * has no granted figure of their own (the configured default then applies).
+   */
+  user_credit_totals: {
+    user_id: string;
+    credits: number | null;
+    granted_hectares: number | null;
+    charged_hectares: number;
+  };
   projects: ProjectsTable;
   layers: LayersTable;
   assets: AssetsTable;
@@ -246,8 +254,15 @@ export interface UserLimitsTable {
   max_input_file_bytes: NullableColumn<string | number>;
   /** bigint: read as a string. */
   max_storage_bytes: NullableColumn<string | number>;
+  /** active | inactive | suspended | unsubscribed | none; null: the configured default. */
+  subscription_status: NullableColumn<SubscriptionStatus>;
+  /** Credits granted in hectares; null: the configured default. */
+  credit_hectares: NullableColumn<number>;
   updated_at: Timestamp;
 }
+
+/** Standing of a user's subscription (spec §4 subscription status, plus none: no subscription at all). */
+export type SubscriptionStatus = 'active' | 'inactive' | 'suspended' | 'unsubscribed' | 'none';
 
 export interface FeaturesTable {
   id: Generated<string>;

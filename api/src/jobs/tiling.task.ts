@@ -3,9 +3,10 @@ import { tilePointCloud } from '@nuage/engine/tiler/tile-point-cloud.js';
 import type { Task } from 'graphile-worker';
 import type { AppDeps } from '../context.js';
 import { findAsset, listAssetFiles, setAssetStatus, updateAsset } from '../db/queries/assets.queries.js';
-import { enqueueJob, failWaitingProcessing, latestJob } from '../db/queries/jobs.queries.js';
-import { setProjectStatus } from '../db/queries/projects.queries.js';
+import { enqueueJob, failWaitingProcessing, latestJob, updateJob } from '../db/queries/jobs.queries.js';
+import { findProject, setProjectStatus } from '../db/queries/projects.queries.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
+import { processingRefusal, standingOf } from '../services/subscription.service.js';
 import { defineJobTask, type JobFailure, PermanentJobError } from './job-runner.js';
 import { ensureQueue, MAX_ATTEMPTS } from './queue.js';
 import { localCopy, uploadFolder } from './store-io.js';
@@ -28,7 +29,8 @@ export const TILING_STEPS = [
  * the admin's tiling parameters) and puts the tileset in the store under a
  * prefix of this run, so tiles never change under a handed-out URL. The asset
  * goes TILING → READY (or ERROR with the reason), the project READY; a
- * processing request waiting for the tileset is queued.
+ * processing request waiting for the tileset is queued, or fails at once when
+ * the owner's subscription or credits cannot cover the measured area.
  */
 export function tilingTask(deps: AppDeps, workerId: string): Task {
   return defineJobTask(deps, workerId, {
@@ -97,7 +99,22 @@ export function tilingTask(deps: AppDeps, workerId: string): Task {
           await setProjectStatus(trx, asset.project_id, 'READY');
           const waiting = await latestJob(trx, 'PROCESSING', { projectId: asset.project_id });
           if (waiting && waiting.state === 'PENDING' && waiting.queued_at === null) {
-            await enqueueJob(trx, waiting, MAX_ATTEMPTS);
+            // The area is measured now: a processing the subscription or the credits cannot
+            // cover ends here, with its reason, instead of running.
+            const project = await findProject(trx, asset.project_id);
+            const standing = project ? await standingOf(deps, project.owner_id, trx) : null;
+            const refusal = standing ? processingRefusal(standing, project?.area_hectares ?? null) : null;
+            if (refusal) {
+              await updateJob(trx, waiting.id, {
+                state: 'FAILURE',
+                step: 'error',
+                error_code: refusal.code,
+                error_message: refusal.message,
+                finished_at: new Date(),
+              });
+            } else {
+              await enqueueJob(trx, waiting, MAX_ATTEMPTS);
+            }
           }
         },
         async after() {

@@ -25,6 +25,7 @@ export const ErrorBodySchema = z
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request',
   401: 'No valid session',
+  402: 'Not enough credits',
   403: 'Not allowed',
   404: 'Not found',
   409: 'Conflict',

@@ -252,3 +252,66 @@ describe('the last admin', () => {
     }
   });
 });
+
+describe('GET and PATCH /api/users/{id}/subscription (standing until billing lands)', () => {
+  it('answers the defaults, sets status, credits and premium, validates, and resets with null', async () => {
+    const zoe = (await json(await t.app.request('/api/users?search=zoe', asAdmin()))).results[0];
+    const url = `/api/users/${zoe.id}/subscription`;
+    expect(await json(await t.app.request(url, asAdmin()))).toEqual({
+      userId: zoe.id,
+      status: 'active',
+      creditsAllowance: 1000,
+      creditsUsed: 0,
+      credits: 1000,
+      defaultStatus: true,
+      defaultAllowance: true,
+      premium: false,
+    });
+    await t.tdb.db
+      .insertInto('charges')
+      .values({ charge_key: 'admin-test:1', user_id: zoe.id, hectares: 2.5 })
+      .execute();
+    const set = await t.app.request(
+      url,
+      asAdmin(send('PATCH', { status: 'suspended', creditsAllowance: 40, premium: true })),
+    );
+    expect(set.status).toBe(200);
+    expect(await json(set)).toMatchObject({
+      status: 'suspended',
+      creditsAllowance: 40,
+      creditsUsed: 2.5,
+      credits: 37.5,
+      defaultStatus: false,
+      defaultAllowance: false,
+      premium: true,
+    });
+    const user = await json(await t.app.request(`/api/users/${zoe.id}`, asAdmin()));
+    expect(user.premium).toBe(true);
+
+    for (const body of [
+      {},
+      { status: 'paused' },
+      { creditsAllowance: -1 },
+      { creditsAllowance: 2e9 },
+      { creditsAllowance: '40' },
+      { premium: 'yes' },
+    ]) {
+      const bad = await t.app.request(url, asAdmin(send('PATCH', body)));
+      expect([bad.status, (await json(bad)).error.code], JSON.stringify(body)).toEqual([400, 'FORM_INVALID']);
+    }
+    const other = await t.app.request(url, asAdmin(send('PATCH', { roles: ['admin'] })));
+    expect([other.status, (await json(other)).error.code]).toEqual([400, 'FIELD_NOT_EDITABLE']);
+    const reset = await json(
+      await t.app.request(url, asAdmin(send('PATCH', { status: null, creditsAllowance: null, premium: false }))),
+    );
+    expect(reset).toMatchObject({ status: 'active', creditsAllowance: 1000, credits: 997.5, defaultStatus: true });
+
+    const missing = await t.app.request('/api/users/999999/subscription', asAdmin(send('PATCH', { premium: true })));
+    expect([missing.status, (await json(missing)).error.code]).toEqual([404, 'NO_ACCOUNT']);
+    await insertUser(t, { email: 'standing-user@example.com' });
+    const { token } = await login(t, 'standing-user@example.com');
+    const forbidden = await t.app.request(url, send('PATCH', { premium: true }, bearer(token)));
+    expect([forbidden.status, (await json(forbidden)).error.code]).toEqual([403, 'FORBIDDEN']);
+    await t.tdb.db.deleteFrom('charges').where('charge_key', '=', 'admin-test:1').execute();
+  });
+});

@@ -54,7 +54,7 @@ const uploadUrlRoute = createRoute({
     ...errorResponses({
       400: ['FORM_INVALID', 'INVALID_FILE', 'UNSUPPORTED_ASSET_TYPE', 'UNKNOWN_EPSG'],
       ...AUTH,
-      403: ['FILE_SIZE_LIMIT_ZERO', 'STORAGE_LIMIT_REACHED'],
+      403: ['FILE_SIZE_LIMIT_ZERO', 'STORAGE_LIMIT_REACHED', 'SUBSCRIPTION_SUSPENDED', 'NO_SUBSCRIPTION'],
       404: ['LAYER_NOT_FOUND'],
       409: ['ASSET_ALREADY_UPLOADED'],
       413: ['FILE_TOO_LARGE'],
@@ -129,6 +129,7 @@ const startTilingRoute = createRoute({
     ...errorResponses({
       400: ['FORM_INVALID', 'UNSUPPORTED_ASSET_TYPE', 'INVALID_PROCESSING_OPTIONS'],
       ...AUTH,
+      403: ['SUBSCRIPTION_SUSPENDED', 'NO_SUBSCRIPTION', 'SUBSCRIPTION_INACTIVE'],
       404: ['ASSET_NOT_FOUND'],
       409: ['ASSET_NOT_UPLOADED'],
     }),

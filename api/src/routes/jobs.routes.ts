@@ -16,7 +16,7 @@ const processRoute = createRoute({
   tags: TAG,
   summary: 'Process a project with the form’s options',
   description:
-    'Queues the processing (every product the engine has, each becoming an asset). Ranges of spec §5, in cm; the major contour interval must be greater than the minor one. It starts at once when the point cloud is tiled, else when tiling ends. A mail goes out when it ends.',
+    'Queues the processing (every product the engine has, each becoming an asset). Ranges of spec §5, in cm; the major contour interval must be greater than the minor one. It starts at once when the point cloud is tiled, else when tiling ends. A mail goes out when it ends. The owner’s subscription must be active and the credits left (hectares) must cover the project area (402 INSUFFICIENT_CREDITS with details {required, available}).',
   security: SESSION_SECURITY,
   middleware: [requireUser] as const,
   request: {
@@ -28,6 +28,8 @@ const processRoute = createRoute({
     ...errorResponses({
       400: ['FORM_INVALID', 'INVALID_PROCESSING_OPTIONS'],
       ...AUTH,
+      402: ['INSUFFICIENT_CREDITS'],
+      403: ['SUBSCRIPTION_INACTIVE', 'SUBSCRIPTION_SUSPENDED', 'NO_SUBSCRIPTION'],
       404: ['PROJECT_NOT_FOUND'],
       409: [
         'PROJECT_NOT_UPLOADED',

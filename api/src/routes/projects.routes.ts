@@ -38,7 +38,7 @@ const createProjectRoute = createRoute({
     ...errorResponses({
       400: [...NAME_ERRORS],
       ...AUTH,
-      403: ['MAX_PROJECTS_REACHED'],
+      403: ['MAX_PROJECTS_REACHED', 'SUBSCRIPTION_SUSPENDED', 'NO_SUBSCRIPTION'],
       409: ['DUPLICATE_PROJECT_NAME'],
     }),
   },

@@ -44,15 +44,40 @@ describe('GET /api/users/current', () => {
 
   it('adds totalCredits when includes asks for it, and refuses unknown includes', async () => {
     const res = await t.app.request('/api/users/current?includes=totalCredits', { headers: bearer(alice.token) });
-    expect((await json(res)).totalCredits).toBe(0);
+    // No credits granted by an admin yet: DEFAULT_CREDIT_HECTARES, nothing charged.
+    expect((await json(res)).totalCredits).toBe(1000);
     const bad = await t.app.request('/api/users/current?includes=password', { headers: bearer(alice.token) });
     expect(bad.status).toBe(400);
     expect((await json(bad)).error.code).toBe('FORM_INVALID');
   });
 
-  it('GET /api/users/totalCredits answers the credits in hectares', async () => {
-    const res = await t.app.request('/api/users/totalCredits', { headers: { cookie: alice.cookie } });
-    expect(await json(res)).toEqual({ totalCredits: 0 });
+  it('GET /api/users/totalCredits answers the credits left in hectares: granted minus charged', async () => {
+    const credits = async () =>
+      json(await t.app.request('/api/users/totalCredits', { headers: { cookie: alice.cookie } }));
+    expect(await credits()).toEqual({ totalCredits: 1000 });
+    await t.tdb.db
+      .insertInto('charges')
+      .values([
+        { charge_key: 'test:1', user_id: alice.id, hectares: 12.5 },
+        { charge_key: 'test:2', user_id: alice.id, hectares: 0.25 },
+        { charge_key: 'test:3', user_id: bob.id, hectares: 7 },
+      ])
+      .execute();
+    expect(await credits()).toEqual({ totalCredits: 987.25 });
+    await t.tdb.db.insertInto('user_limits').values({ user_id: alice.id, credit_hectares: 50 }).execute();
+    expect(await credits()).toEqual({ totalCredits: 37.25 });
+    const view = await t.tdb.db
+      .selectFrom('user_credit_totals')
+      .selectAll()
+      .where('user_id', 'in', [alice.id, bob.id])
+      .orderBy('user_id')
+      .execute();
+    expect(view.map((r) => [r.credits, r.granted_hectares, r.charged_hectares])).toEqual([
+      [37.25, 50, 12.75],
+      [null, null, 7],
+    ]);
+    await t.tdb.db.deleteFrom('user_limits').where('user_id', '=', alice.id).execute();
+    await t.tdb.db.deleteFrom('charges').where('charge_key', 'like', 'test:%').execute();
   });
 });
 

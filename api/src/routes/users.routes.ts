@@ -99,7 +99,9 @@ const totalCreditsRoute = createRoute({
   method: 'get',
   path: '/users/totalCredits',
   tags: TAG,
-  summary: 'Credits (hectares) the current user holds',
+  summary: 'Credits (hectares) the current user has left',
+  description:
+    'Credits granted (by an admin until billing lands; DEFAULT_CREDIT_HECTARES otherwise) minus the hectares charged by processings.',
   security: SESSION_SECURITY,
   middleware: [requireUser] as const,
   responses: {

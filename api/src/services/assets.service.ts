@@ -31,6 +31,7 @@ import { checkUpload } from './limits.service.js';
 import { processingOptionsSchema } from './processing-options.js';
 import { type AssetDto, assetDto } from './project-view.js';
 import { expiresIn, hashToken, notExpired, randomToken, signer } from './signing.service.js';
+import { checkUploadStanding, processingRefusal, standingOf, uploadRefusal } from './subscription.service.js';
 import { signedFileUrl, signedTilesBase } from './tiles.service.js';
 
 /** Lifetime of an upload URL (the PUT must start before; it may then last as long as it needs). */
@@ -98,7 +99,8 @@ export function checkEpsg(epsg: number): void {
 /**
  * Step 1 of the upload flow (spec §4): creates (or resets) the project's
  * POINT_CLOUD asset and returns a signed, expiring, single-use URL on this API
- * for the PUT. Limits are checked here (file size, zero-limit variant, storage).
+ * for the PUT. The subscription (suspended, none) and the limits are checked
+ * here (file size, zero-limit variant, storage).
  */
 export async function requestUploadUrl(
   deps: AppDeps,
@@ -132,6 +134,7 @@ export async function requestUploadUrl(
   if (existing && !['NONE', 'UPLOADING', 'ABORTED', 'ERROR'].includes(existing.status)) {
     throw new AppError(409, 'ASSET_ALREADY_UPLOADED', 'this project already has its point cloud');
   }
+  await checkUploadStanding(deps, ownerId);
   await checkUpload(deps, ownerId, req.fileSize, existing ? Number(existing.stored_bytes) : 0);
 
   const token = randomToken();
@@ -325,7 +328,10 @@ function resolveCrsSafe(header: Parameters<typeof resolveCrs>[0], epsg: number |
 
 /**
  * Step 3: starts the jobs (metadata extraction, then tiling, then the
- * processing when options are given). The asset must be UPLOADED.
+ * processing when options are given). The asset must be UPLOADED. The owner's
+ * subscription is checked as for an upload, and as for a processing when
+ * options are given; the credits are checked once the area is measured (the
+ * tiling job fails the waiting processing with INSUFFICIENT_CREDITS).
  */
 export async function startTiling(
   deps: AppDeps,
@@ -345,6 +351,9 @@ export async function startTiling(
     }
     options = parsed.data;
   }
+  const standing = await standingOf(deps, asset.owner_id);
+  const refusal = uploadRefusal(standing) ?? (options !== undefined ? processingRefusal(standing, null) : null);
+  if (refusal) throw refusal;
   await ensureQueue(deps);
   const input = await deps.database.db.transaction().execute(async (trx) => {
     await lockProject(trx, asset.project_id);

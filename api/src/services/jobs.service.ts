@@ -13,12 +13,13 @@ import {
   listJobs,
   updateJob,
 } from '../db/queries/jobs.queries.js';
-import { lockProject } from '../db/queries/projects.queries.js';
+import { findProject, lockProject } from '../db/queries/projects.queries.js';
 import type { Database, JobKind, JobState } from '../db/types.js';
 import { AppError } from '../errors.js';
 import { ensureQueue, MAX_ATTEMPTS } from '../jobs/queue.js';
 import { projectFor, type Viewer } from './access.service.js';
 import { type ProcessingOptions, processingOptionsSchema } from './processing-options.js';
+import { processingRefusal, standingOf } from './subscription.service.js';
 
 /**
  * Creates a job row in PENDING and queues its graphile-worker task, both in
@@ -50,6 +51,9 @@ export async function requeueJob(trx: Kysely<Database>, job: Pick<JobRow, 'id' |
  * Queues processing of a project with the form's options (spec §2, §5). It
  * runs once the point cloud is tiled (at once when it already is). A file with
  * no CRS needs an EPSG code first (409 CRS_REQUIRED: PATCH the asset's epsgCode).
+ * The owner's subscription must allow it (spec §8 Processing: inactive,
+ * suspended, none) and, once the area is known, the credits left must cover
+ * it (402 INSUFFICIENT_CREDITS).
  */
 export async function requestProcessing(
   deps: AppDeps,
@@ -88,13 +92,19 @@ export async function requestProcessing(
       throw new AppError(409, 'PROCESSING_ALREADY_RUNNING', 'this project is already being processed');
     }
     const userId = viewer.kind === 'user' ? project.owner_id : null;
-    if (cloud.status === 'READY' && !((project.area_hectares ?? 0) > 0)) {
+    const standing = await standingOf(deps, project.owner_id, trx);
+    const statusRefusal = processingRefusal(standing, null);
+    if (statusRefusal) throw statusRefusal;
+    const area = (await findProject(trx, project.id))?.area_hectares ?? null;
+    if (cloud.status === 'READY' && !((area ?? 0) > 0)) {
       throw new AppError(
         409,
         'AREA_NOT_COMPUTED',
         'the area of the point cloud could not be calculated: contact support',
       );
     }
+    const creditRefusal = processingRefusal(standing, area);
+    if (creditRefusal) throw creditRefusal;
     if (cloud.status === 'READY') {
       return queueNewJob(trx, { kind: 'PROCESSING', projectId: project.id, assetId: cloud.id, userId, options });
     }

@@ -17,6 +17,7 @@ import { canWrite, projectFor, projectOfShareToken, type Viewer } from './access
 import { checkProjectCount } from './limits.service.js';
 import { jobSummaries, LAYER_NAMES, layerDtos, type ProjectDto, projectSummary } from './project-view.js';
 import { randomToken } from './signing.service.js';
+import { checkUploadStanding } from './subscription.service.js';
 
 const duplicateName = (name: string) =>
   new AppError(409, 'DUPLICATE_PROJECT_NAME', `you already have a project named ${JSON.stringify(name)}`);
@@ -55,9 +56,13 @@ export async function projectDetails(deps: AppDeps, viewer: Viewer, project: Pro
   };
 }
 
-/** Creates a project for its owner, with its point cloud layer (the upload goes there). */
+/**
+ * Creates a project for its owner, with its point cloud layer (the upload goes
+ * there). A suspended or missing subscription blocks it (spec §6).
+ */
 export async function createProject(deps: AppDeps, ownerId: string, rawName: string): Promise<ProjectDto> {
   const name = checkProjectName(rawName);
+  await checkUploadStanding(deps, ownerId);
   await checkProjectCount(deps, ownerId);
   const row = await deps.database.db.transaction().execute(async (trx) => {
     const created = await insertProject(trx, { ownerId, name });

@@ -7,7 +7,6 @@ import {
   lockEnabledAdmins,
   type ProfilePatch,
   setRolesOrEnabled,
-  totalCredits,
   type UserListQuery,
   type UserRow,
   updateProfile,
@@ -23,6 +22,7 @@ import {
 } from './account-rules/account.rules.js';
 import type { Role } from './auth.service.js';
 import { hashPassword } from './password.js';
+import { standingOf } from './subscription.service.js';
 
 /** The user object of the API (spec §3 User). */
 export interface UserDto {
@@ -125,7 +125,7 @@ export function createUsersService(deps: AppDeps) {
     /** The current user, with their credits when `includes` asks for them. */
     async current(id: string, includes: readonly 'totalCredits'[] = []): Promise<UserDto & { totalCredits?: number }> {
       const user = toUserDto(await getRow(id));
-      if (includes.includes('totalCredits')) return { ...user, totalCredits: await totalCredits(db, id) };
+      if (includes.includes('totalCredits')) return { ...user, totalCredits: (await standingOf(deps, id)).credits };
       return user;
     },
 
@@ -136,9 +136,9 @@ export function createUsersService(deps: AppDeps) {
       return toUserDto(row);
     },
 
-    /** Credits (hectares) the user holds. */
-    totalCredits(id: string): Promise<number> {
-      return totalCredits(db, id);
+    /** Credits (hectares) the user has left: granted − charged. */
+    async totalCredits(id: string): Promise<number> {
+      return (await standingOf(deps, id)).credits;
     },
 
     /** What the registration form needs: countries (named in `language`), languages and field rules. */

@@ -251,9 +251,3 @@ export async function listUsers(db: Db, q: UserListQuery): Promise<{ count: numb
     .executeTakeFirstOrThrow();
   return { count: Number(total.n), rows };
 }
-
-/** Credits (hectares) a user holds across subscriptions. */
-export async function totalCredits(db: Db, id: string): Promise<number> {
-  const row = await db.selectFrom('user_credit_totals').select('credits').where('user_id', '=', id).executeTakeFirst();
-  return Number(row?.credits ?? 0);
-}

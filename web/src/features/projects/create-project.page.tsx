@@ -28,6 +28,7 @@ import { DEFAULT_PROCESSING_OPTIONS, processingOptionsSchema } from './processin
 import { projectNameRule } from './project-name.schema.js';
 import { createProject, requestUploadUrl, startTiling, type UploadProgress, uploadFile } from './projects.api.js';
 import type { Project } from './projects.types.js';
+import { errorCodeOf, SubscribePrompt } from './subscribe-prompt.js';
 import './projects.css';
 
 const formSchema = z.object({
@@ -314,6 +315,7 @@ export function CreateProjectPage() {
         {phase.step === 'failed' && (
           <Callout intent={Intent.DANGER} role="alert" title={t('projects:create.failed')} className="nu-callout">
             <p>{errorMessage(t, phase.error)}</p>
+            <SubscribePrompt code={errorCodeOf(phase.error)} />
             {isApiError(phase.error) && phase.error.code === 'CRS_REQUIRED' && <p>{t('projects:create.epsgNeeded')}</p>}
             {phase.project && (
               <p className="nu-muted">{t('projects:create.retryHint', { name: phase.project.name })}</p>

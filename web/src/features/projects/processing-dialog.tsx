@@ -9,6 +9,7 @@ import { showToast } from '../../shared/ui/toaster.js';
 import { ProcessingFields, type WithProcessing } from './processing-fields.js';
 import { DEFAULT_PROCESSING_OPTIONS, processingOptionsSchema } from './processing-options.schema.js';
 import { startProcessing } from './projects.api.js';
+import { errorCodeOf, SubscribePrompt } from './subscribe-prompt.js';
 
 const schema = z.object({ processing: processingOptionsSchema });
 
@@ -24,7 +25,8 @@ export interface ProcessingDialogProps {
 /**
  * Runs the processing of a project again with new options (spec §2 processing
  * form, §5 ranges); the API's refusals (processing already running, CRS
- * required, credits, subscription) are shown translated from their codes.
+ * required, credits, subscription) are shown translated from their codes,
+ * with a link to the buy page when a subscription or credits would help.
  */
 export function ProcessingDialog({ projectId, projectName, isOpen, onClose, onStarted }: ProcessingDialogProps) {
   const { t } = useTranslation();
@@ -62,6 +64,7 @@ export function ProcessingDialog({ projectId, projectName, isOpen, onClose, onSt
           {error ? (
             <Callout intent={Intent.DANGER} role="alert" className="nu-callout">
               {errorMessage(t, error)}
+              <SubscribePrompt code={errorCodeOf(error)} />
             </Callout>
           ) : null}
         </DialogBody>

@@ -1,6 +1,7 @@
 import { Intent, ProgressBar, Tag } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { currentJob, isInProgress, type Project, type ProjectStatus } from './projects.types.js';
+import { SubscribePrompt } from './subscribe-prompt.js';
 
 const STATUS_INTENTS: Record<ProjectStatus, Intent> = {
   NONE: Intent.NONE,
@@ -47,8 +48,11 @@ export function ProjectProgress({ project, compact }: { project: Project; compac
   if (!job) {
     const last = currentJob(project);
     if (last?.state !== 'FAILURE') return null;
+    // A job failure has no details to fill the API error's message with: its own text first.
     const reason = last.errorCode
-      ? t(`errors:${last.errorCode}`, { defaultValue: last.errorMessage ?? '' })
+      ? t(`projects:jobFailures.${last.errorCode}`, {
+          defaultValue: t(`errors:${last.errorCode}`, { defaultValue: last.errorMessage ?? '' }),
+        })
       : (last.errorMessage ?? '');
     return (
       <div className="nu-progress nu-progress--failed" role="status" data-testid="project-failure">
@@ -56,6 +60,7 @@ export function ProjectProgress({ project, compact }: { project: Project; compac
           {t('projects:jobFailed', { job: t(`projects:jobs.${last.name}`) })}
           {` ${reason || t('projects:contactSupport')}`}
         </span>
+        <SubscribePrompt code={last.errorCode} />
       </div>
     );
   }

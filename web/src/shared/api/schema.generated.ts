@@ -1024,7 +1024,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Credits (hectares) the current user holds */
+        /**
+         * Credits (hectares) the current user has left
+         * @description Credits granted (by an admin until billing lands; DEFAULT_CREDIT_HECTARES otherwise) minus the hectares charged by processings.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1480,6 +1483,148 @@ export interface paths {
         };
         trace?: never;
     };
+    "/users/{id}/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's subscription standing (admin)
+         * @description Status, credits granted, used and left, and the premium flag. Until billing lands, admins set them here.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The standing */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionStanding"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: NO_ACCOUNT */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a user's subscription status, credits and premium flag (admin)
+         * @description Fields left out keep their value; null puts the status or the allowance back to the configured default. Suspended or none blocks creating projects, uploading and processing; inactive or unsubscribed blocks processing.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SubscriptionStandingPatch"];
+                };
+            };
+            responses: {
+                /** @description Updated */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionStanding"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: NO_ACCOUNT */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/projects/from-share-token": {
         parameters: {
             query?: never;
@@ -1741,7 +1886,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Not allowed: MAX_PROJECTS_REACHED */
+                /** @description Not allowed: MAX_PROJECTS_REACHED, SUBSCRIPTION_SUSPENDED, NO_SUBSCRIPTION */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2074,7 +2219,7 @@ export interface paths {
         put?: never;
         /**
          * Process a project with the form’s options
-         * @description Queues the processing (every product the engine has, each becoming an asset). Ranges of spec §5, in cm; the major contour interval must be greater than the minor one. It starts at once when the point cloud is tiled, else when tiling ends. A mail goes out when it ends.
+         * @description Queues the processing (every product the engine has, each becoming an asset). Ranges of spec §5, in cm; the major contour interval must be greater than the minor one. It starts at once when the point cloud is tiled, else when tiling ends. A mail goes out when it ends. The owner’s subscription must be active and the credits left (hectares) must cover the project area (402 INSUFFICIENT_CREDITS with details {required, available}).
          */
         post: {
             parameters: {
@@ -2112,6 +2257,24 @@ export interface paths {
                 };
                 /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not enough credits: INSUFFICIENT_CREDITS */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: SUBSCRIPTION_INACTIVE, SUBSCRIPTION_SUSPENDED, NO_SUBSCRIPTION */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2255,7 +2418,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Not allowed: FILE_SIZE_LIMIT_ZERO, STORAGE_LIMIT_REACHED */
+                /** @description Not allowed: FILE_SIZE_LIMIT_ZERO, STORAGE_LIMIT_REACHED, SUBSCRIPTION_SUSPENDED, NO_SUBSCRIPTION */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2431,6 +2594,15 @@ export interface paths {
                 };
                 /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: SUBSCRIPTION_SUSPENDED, NO_SUBSCRIPTION, SUBSCRIPTION_INACTIVE */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3713,6 +3885,10 @@ export interface components {
          *     - `NO_TILES` (404): The asset does not have a valid accessUrl (it has no tiles).
          *     - `FILE_NOT_FOUND` (404): The asset has no file with this extension.
          *     - `AREA_NOT_COMPUTED` (409): The area could not be calculated: contact support.
+         *     - `SUBSCRIPTION_SUSPENDED` (403): Your subscription is suspended: contact support (no project creation, upload or processing).
+         *     - `NO_SUBSCRIPTION` (403): No subscription found: contact support (no project creation, upload or processing).
+         *     - `SUBSCRIPTION_INACTIVE` (403): Your subscription is inactive or cancelled (details.status): subscribe again to process projects.
+         *     - `INSUFFICIENT_CREDITS` (402): Insufficient credits: the project area (details.required, hectares) is more than your credits left (details.available): subscribe or buy credits.
          *     - `PROCESSING_ALREADY_RUNNING` (409): This project is already being processed.
          *     - `INVALID_PROCESSING_OPTIONS` (400): A processing option is out of its range (spec §5; major contour interval > minor).
          *     - `JOB_NOT_FOUND` (404): No such job.
@@ -3726,7 +3902,7 @@ export interface components {
          *     - `INVALID_BBOX` (400): bbox must be minLon,minLat,maxLon,maxLat in EPSG:4326.
          * @enum {string}
          */
-        ErrorCode: "NOT_FOUND" | "INTERNAL" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "FORM_INVALID" | "INVALID_EMAIL" | "DISPOSABLE_EMAIL" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "UNKNOWN_COUNTRY" | "INVALID_LINK_URL" | "INVALID_CREDENTIALS" | "NO_ACCOUNT" | "ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_NOT_ACTIVATED" | "INVALID_RESET_LINK" | "INVALID_ACTIVATION_LINK" | "RESET_MAIL_FAILED" | "ACTIVATION_MAIL_FAILED" | "TOO_MANY_ATTEMPTS" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "FIELD_NOT_EDITABLE" | "LAST_ADMIN" | "PROJECT_NOT_FOUND" | "DUPLICATE_PROJECT_NAME" | "PROJECT_NAME_REQUIRED" | "PROJECT_NAME_TOO_LONG" | "PROJECT_NAME_SLASH" | "MAX_PROJECTS_REACHED" | "FILE_TOO_LARGE" | "FILE_SIZE_LIMIT_ZERO" | "STORAGE_LIMIT_REACHED" | "LAYER_NOT_FOUND" | "ASSET_NOT_FOUND" | "UNSUPPORTED_ASSET_TYPE" | "INVALID_FILE" | "MISSING_LAS_HEADER" | "ASSET_ALREADY_UPLOADED" | "UPLOAD_URL_INVALID" | "UPLOAD_URL_EXPIRED" | "UPLOAD_URL_USED" | "UPLOAD_INCOMPLETE" | "ASSET_NOT_UPLOADED" | "CRS_REQUIRED" | "UNKNOWN_EPSG" | "PROJECT_NOT_UPLOADED" | "PROJECT_NOT_READY" | "ASSET_NOT_READY" | "NO_TILES" | "FILE_NOT_FOUND" | "AREA_NOT_COMPUTED" | "PROCESSING_ALREADY_RUNNING" | "INVALID_PROCESSING_OPTIONS" | "JOB_NOT_FOUND" | "JOB_NOT_FAILED" | "SHARE_TOKEN_INVALID" | "PREMIUM_REQUIRED" | "TILE_URL_INVALID" | "TILE_URL_EXPIRED" | "INVALID_RANGE" | "INVALID_TILING_PARAMETERS" | "INVALID_BBOX";
+        ErrorCode: "NOT_FOUND" | "INTERNAL" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "FORM_INVALID" | "INVALID_EMAIL" | "DISPOSABLE_EMAIL" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "UNKNOWN_COUNTRY" | "INVALID_LINK_URL" | "INVALID_CREDENTIALS" | "NO_ACCOUNT" | "ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_NOT_ACTIVATED" | "INVALID_RESET_LINK" | "INVALID_ACTIVATION_LINK" | "RESET_MAIL_FAILED" | "ACTIVATION_MAIL_FAILED" | "TOO_MANY_ATTEMPTS" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "FIELD_NOT_EDITABLE" | "LAST_ADMIN" | "PROJECT_NOT_FOUND" | "DUPLICATE_PROJECT_NAME" | "PROJECT_NAME_REQUIRED" | "PROJECT_NAME_TOO_LONG" | "PROJECT_NAME_SLASH" | "MAX_PROJECTS_REACHED" | "FILE_TOO_LARGE" | "FILE_SIZE_LIMIT_ZERO" | "STORAGE_LIMIT_REACHED" | "LAYER_NOT_FOUND" | "ASSET_NOT_FOUND" | "UNSUPPORTED_ASSET_TYPE" | "INVALID_FILE" | "MISSING_LAS_HEADER" | "ASSET_ALREADY_UPLOADED" | "UPLOAD_URL_INVALID" | "UPLOAD_URL_EXPIRED" | "UPLOAD_URL_USED" | "UPLOAD_INCOMPLETE" | "ASSET_NOT_UPLOADED" | "CRS_REQUIRED" | "UNKNOWN_EPSG" | "PROJECT_NOT_UPLOADED" | "PROJECT_NOT_READY" | "ASSET_NOT_READY" | "NO_TILES" | "FILE_NOT_FOUND" | "AREA_NOT_COMPUTED" | "SUBSCRIPTION_SUSPENDED" | "NO_SUBSCRIPTION" | "SUBSCRIPTION_INACTIVE" | "INSUFFICIENT_CREDITS" | "PROCESSING_ALREADY_RUNNING" | "INVALID_PROCESSING_OPTIONS" | "JOB_NOT_FOUND" | "JOB_NOT_FAILED" | "SHARE_TOKEN_INVALID" | "PREMIUM_REQUIRED" | "TILE_URL_INVALID" | "TILE_URL_EXPIRED" | "INVALID_RANGE" | "INVALID_TILING_PARAMETERS" | "INVALID_BBOX";
         /** @description The request was taken; the outcome goes to the mailbox only. */
         Accepted: {
             /** @enum {boolean} */
@@ -3766,6 +3942,34 @@ export interface components {
             /** @description Rows matching, over all pages. */
             count: number;
             results: components["schemas"]["User"][];
+        };
+        SubscriptionStanding: {
+            userId: string;
+            status: components["schemas"]["SubscriptionStatus"];
+            /** @description Credits granted, hectares. */
+            creditsAllowance: number;
+            /** @description Hectares charged by processings. */
+            creditsUsed: number;
+            /** @description Hectares left: creditsAllowance − creditsUsed. */
+            credits: number;
+            /** @description The status is the configured default (none was set). */
+            defaultStatus: boolean;
+            /** @description The allowance is DEFAULT_CREDIT_HECTARES (none was set). */
+            defaultAllowance: boolean;
+            /** @description May download the classified point cloud. */
+            premium: boolean;
+        };
+        /**
+         * @description active, inactive, suspended, unsubscribed (spec §4), or none: no subscription at all.
+         * @enum {string}
+         */
+        SubscriptionStatus: "active" | "inactive" | "suspended" | "unsubscribed" | "none";
+        SubscriptionStandingPatch: {
+            /** @description null: back to DEFAULT_SUBSCRIPTION_STATUS. */
+            status?: components["schemas"]["SubscriptionStatus"] | null;
+            /** @description Credits granted, hectares (0 to 1e9); null: back to DEFAULT_CREDIT_HECTARES. */
+            creditsAllowance?: number | null;
+            premium?: boolean;
         };
         Project: {
             /**

@@ -10,6 +10,7 @@ import type { Role, User } from '../../../shared/api/types.js';
 import { errorMessage } from '../../../shared/i18n/error-message.js';
 import { PageFrame } from '../../../shared/ui/page-frame.js';
 import { showToast } from '../../../shared/ui/toaster.js';
+import { SubscriptionEditor } from './subscription-editor.js';
 import { UserDetails } from './user-details.js';
 import { setUserEnabled, setUserRole, useEnabledAdminCount, useUser } from './users.api.js';
 import { UserTags } from './users-list.page.js';
@@ -88,7 +89,7 @@ function RoleEditor({ user, onSaved }: { user: User; onSaved: (u: User) => void 
   );
 }
 
-/** Admin: one user (route admin/users/view/{id}): details, role and account state. */
+/** Admin: one user (route admin/users/view/{id}): details, role, subscription standing and account state. */
 export function AdminUserViewPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
@@ -143,6 +144,10 @@ export function AdminUserViewPage() {
           <Card className="nu-settings__card">
             <H2>{t('admin:users.roleTitle')}</H2>
             <RoleEditor key={user.roles.join()} user={user} onSaved={saved} />
+          </Card>
+          <Card className="nu-settings__card">
+            <H2>{t('admin:users.subscription.title')}</H2>
+            <SubscriptionEditor userId={user.id} onSaved={() => void mutate()} />
           </Card>
           <Card className="nu-settings__card">
             <H2>{t('admin:users.accountTitle')}</H2>
