@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import type { PointChunk } from '@nuage/engine/core/chunk.js';
 import { gatherCloud } from '@nuage/engine/filters/cloud.js';
 import { groundFilter } from '@nuage/engine/filters/ground.filter.js';
 import { noiseAndGroundTiled } from '@nuage/engine/filters/ground-tiled.js';
@@ -25,6 +26,7 @@ import { groundAgreement } from '@nuage/engine/products/quality.metrics.js';
 import { qualityReport } from '@nuage/engine/products/quality.product.js';
 import { slope } from '@nuage/engine/products/slope.product.js';
 import { readGeoTiff } from '@nuage/engine/raster/geotiff.reader.js';
+import { sampleBilinear } from '@nuage/engine/raster/raster.js';
 import { openPointCloud } from '@nuage/engine/readers/index.js';
 import { writeGeoTiff } from '@nuage/engine/writers/geotiff.writer.js';
 import { realFile } from '@nuage/fixtures/real-data.js';
@@ -86,6 +88,41 @@ async function timeAsync(fn: () => Promise<unknown>, runs = 3): Promise<number> 
   return best;
 }
 
+/**
+ * How the vendor labelled points lying on its own ground surface: vendor
+ * class 0/1 points within 5 and 10 cm (vertically) of a 1 m TIN of the
+ * vendor's ground, as a share of the vendor's ground count. Near 0 %: the
+ * vendor labels every ground return. Large: the vendor's ground is a thinned
+ * lower envelope, and points no geometric filter can tell from it were left
+ * unclassified — a ceiling on any filter's agreement with that vendor.
+ */
+async function vendorAmbiguity(
+  cloud: PointChunk,
+  vendor: Uint8Array<ArrayBuffer>,
+  units: { unitToMetre: number; verticalUnitToMetre: number },
+): Promise<{ vendorUnlabelledWithin5cmPctOfGround: number; vendorUnlabelledWithin10cmPctOfGround: number }> {
+  const dtm = await buildDtm(
+    { chunks: [{ ...cloud, classification: vendor }], crs: null },
+    { resolutionCm: 100, unitToMetre: units.unitToMetre, workers: 0 },
+  );
+  let ground = 0;
+  let within5 = 0;
+  let within10 = 0;
+  for (let i = 0; i < cloud.count; i++) {
+    const c = vendor[i]!;
+    if (c === 2) ground++;
+    if (c !== 0 && c !== 1) continue;
+    const h = Math.abs((cloud.z[i]! - sampleBilinear(dtm, cloud.x[i]!, cloud.y[i]!)) * units.verticalUnitToMetre);
+    if (!(h <= 0.1)) continue;
+    within10++;
+    if (h <= 0.05) within5++;
+  }
+  return {
+    vendorUnlabelledWithin5cmPctOfGround: round((100 * within5) / Math.max(1, ground), 1),
+    vendorUnlabelledWithin10cmPctOfGround: round((100 * within10) / Math.max(1, ground), 1),
+  };
+}
+
 async function qualityPerFile() {
   const rows: Record<string, unknown>[] = [];
   let points = 0;
@@ -131,6 +168,7 @@ async function qualityPerFile() {
     });
     let groundPoints = 0;
     for (let i = 0; i < cloud.count; i++) groundPoints += ground[i]!;
+    const ambiguity = await vendorAmbiguity(cloud, vendor, units);
     rows.push({
       file,
       points: cloud.count,
@@ -145,6 +183,7 @@ async function qualityPerFile() {
       groundPointsPerSecond: Math.round(cloud.count / s),
       groundPointsPerCpuSecond: Math.round(cloud.count / groundCpu),
       dtmGroundPointsPerSecond: Math.round(groundPoints / dtmSeconds),
+      ...ambiguity,
     });
     console.log(JSON.stringify(rows[rows.length - 1]));
   }
