@@ -98,6 +98,10 @@ export const ERROR_CODES = {
     description: 'The file is invalid (not a LAS/LAZ file, or its header is inconsistent).',
   },
   MISSING_LAS_HEADER: { status: 400, description: 'The file has no LAS header.' },
+  FILE_REQUIRED: {
+    status: 400,
+    description: 'A file must be selected (POST /assets/ion-tiler: the multipart/form-data part `file`).',
+  },
   ASSET_ALREADY_UPLOADED: { status: 409, description: 'This project already has its point cloud.' },
   UPLOAD_URL_INVALID: { status: 403, description: 'The upload URL is not valid (altered or for another asset).' },
   UPLOAD_URL_EXPIRED: { status: 403, description: 'The upload URL has expired: ask for a new one.' },

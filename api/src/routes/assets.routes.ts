@@ -17,6 +17,7 @@ import {
   startTiling,
   tilesSupplierUrl,
 } from '../services/assets.service.js';
+import { ionTilerUpload } from '../services/multipart-upload.service.js';
 import { AssetSchema, AssetTypeSchema, IdSchema, ProcessingOptionsBodySchema } from './projects.schemas.js';
 
 const TAG = ['Assets'];
@@ -94,6 +95,61 @@ const uploadRoute = createRoute({
       400: ['UPLOAD_INCOMPLETE', 'MISSING_LAS_HEADER', 'INVALID_FILE'],
       403: ['UPLOAD_URL_INVALID', 'UPLOAD_URL_EXPIRED'],
       409: ['UPLOAD_URL_USED'],
+      413: ['FILE_TOO_LARGE'],
+    }),
+  },
+});
+
+const ionTilerRoute = createRoute({
+  method: 'post',
+  path: '/assets/ion-tiler',
+  tags: TAG,
+  summary: 'Upload a point cloud in one request and start tiling (multipart)',
+  description:
+    'The one-request upload path: the multipart/form-data part `file` (a .las or .laz file) is streamed into the store as the signed PUT is, with the same checks, limits and header re-read, then metadata extraction and tiling start as with start-tiling. Answers the asset (EXTRACTING_METADATA). Other parts are ignored.',
+  security: SESSION_SECURITY,
+  middleware: [requireUser] as const,
+  request: {
+    query: z.object({
+      layerId: IdSchema.openapi({ description: 'The point cloud layer of the project.' }),
+      epsgCode: z.coerce
+        .number()
+        .int()
+        .min(1024)
+        .max(999_999)
+        .optional()
+        .openapi({ description: 'EPSG code of the CRS, for a file without one (or to override a wrong one).' }),
+    }),
+    // A plain OpenAPI schema, not zod: the body is streamed by the handler, never parsed whole by a validator.
+    body: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            properties: { file: { type: 'string', format: 'binary', description: 'The LAS or LAZ file.' } },
+            required: ['file'],
+          },
+        },
+      },
+    },
+  },
+  responses: {
+    200: jsonResponse(AssetSchema, 'Stored; the asset is EXTRACTING_METADATA, tiling follows'),
+    ...errorResponses({
+      400: [
+        'FORM_INVALID',
+        'FILE_REQUIRED',
+        'INVALID_FILE',
+        'MISSING_LAS_HEADER',
+        'UPLOAD_INCOMPLETE',
+        'UNSUPPORTED_ASSET_TYPE',
+        'UNKNOWN_EPSG',
+      ],
+      ...AUTH,
+      403: ['FILE_SIZE_LIMIT_ZERO', 'STORAGE_LIMIT_REACHED', 'SUBSCRIPTION_SUSPENDED', 'NO_SUBSCRIPTION'],
+      404: ['LAYER_NOT_FOUND'],
+      409: ['ASSET_ALREADY_UPLOADED'],
       413: ['FILE_TOO_LARGE'],
     }),
   },
@@ -323,6 +379,21 @@ export function assetsRoutes(deps: AppDeps) {
       length !== undefined && /^\d+$/.test(length) ? Number(length) : null,
     );
     return c.json(result, 200);
+  });
+
+  app.openapi(ionTilerRoute, async (c) => {
+    const q = c.req.valid('query');
+    const raw = c.req.raw.body;
+    const asset = await ionTilerUpload(
+      deps,
+      userViewer(c.get('user')),
+      { layerId: q.layerId, epsgCode: q.epsgCode },
+      {
+        contentType: c.req.header('content-type'),
+        body: raw ? Readable.fromWeb(raw as unknown as NodeWebStream<Uint8Array>) : null,
+      },
+    );
+    return c.json(asset, 200);
   });
 
   app.openapi(startTilingRoute, async (c) => {

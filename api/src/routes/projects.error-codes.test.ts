@@ -38,6 +38,7 @@ const SOURCES = [
   'services/limits.service.ts',
   'services/projects.service.ts',
   'services/subscription.service.ts',
+  'services/multipart-upload.service.ts',
 ];
 
 const USE = /(?:AppError\(\s*\d+,\s*'|fail\(c, \d+, ')([A-Z][A-Z_]+)'/g;
@@ -146,6 +147,17 @@ describe('spec §8 upload and processing errors, each triggered through the real
     details?: () => Record<string, unknown>;
   }> = [
     // §8 Upload and project.
+    {
+      spec: 'A file must be selected (one-request upload without its file part)',
+      code: 'FILE_REQUIRED',
+      status: 400,
+      run: () =>
+        t.app.request(`/api/assets/ion-tiler?layerId=${emptyLayerId}`, {
+          method: 'POST',
+          headers: { ...ada.auth, 'content-type': 'multipart/form-data; boundary=b0' },
+          body: '--b0\r\nContent-Disposition: form-data; name="name"\r\n\r\nno file\r\n--b0--\r\n',
+        }),
+    },
     {
       spec: 'Validation failed',
       code: 'FORM_INVALID',

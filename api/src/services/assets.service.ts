@@ -96,17 +96,35 @@ export function checkEpsg(epsg: number): void {
   }
 }
 
+/** What {@link prepareUpload} needs to know about the upload to come. */
+export interface UploadPreparation {
+  layerId: string;
+  type: AssetType;
+  /** The file name as sent: URL-decoded, reduced to its last segment, never used as a path. */
+  filename: string;
+  epsgCode?: number | null | undefined;
+  /** Declared size in bytes (signed URL), null when only the stream will tell (multipart). */
+  declaredSize: number | null;
+  /** Hash of the single-use token of a signed URL; null clears any earlier URL. */
+  tokenHash: string | null;
+  expiresAt: Date | null;
+  /** Checks the size limits once the owner and the bytes an earlier upload frees are known. */
+  checkLimits(ownerId: string, replacedBytes: number): Promise<void>;
+}
+
 /**
- * Step 1 of the upload flow (spec §4): creates (or resets) the project's
- * POINT_CLOUD asset and returns a signed, expiring, single-use URL on this API
- * for the PUT. The subscription (suspended, none) and the limits are checked
- * here (file size, zero-limit variant, storage).
+ * The checks and the asset row every upload starts with (signed URL or
+ * multipart): the layer is the viewer's point cloud layer, the file a .las or
+ * .laz, the EPSG code known, the project without a stored point cloud, the
+ * subscription not suspended or missing, the limits respected. The
+ * POINT_CLOUD asset is created (or reset, its earlier files removed) as
+ * UPLOADING and the project UPLOADING.
  */
-export async function requestUploadUrl(
+export async function prepareUpload(
   deps: AppDeps,
   viewer: Viewer,
-  req: UploadRequest,
-): Promise<{ signedUrl: string; asset: AssetDto; filename: string }> {
+  req: UploadPreparation,
+): Promise<{ asset: AssetRow; filename: string }> {
   if (viewer.kind !== 'user') throw new AppError(404, 'LAYER_NOT_FOUND', 'no such layer');
   const layer = /^\d{1,18}$/.test(req.layerId) ? await findLayer(deps.database.db, req.layerId) : undefined;
   if (!layer || !(viewer.admin || layer.owner_id === viewer.id)) {
@@ -135,10 +153,8 @@ export async function requestUploadUrl(
     throw new AppError(409, 'ASSET_ALREADY_UPLOADED', 'this project already has its point cloud');
   }
   await checkUploadStanding(deps, ownerId);
-  await checkUpload(deps, ownerId, req.fileSize, existing ? Number(existing.stored_bytes) : 0);
+  await req.checkLimits(ownerId, existing ? Number(existing.stored_bytes) : 0);
 
-  const token = randomToken();
-  const exp = expiresIn(UPLOAD_URL_SECONDS);
   const asset = await deps.database.db.transaction().execute(async (trx) => {
     await lockProject(trx, layer.project_id);
     const row = await upsertAsset(trx, {
@@ -148,12 +164,12 @@ export async function requestUploadUrl(
       name: filename,
       status: 'UPLOADING',
       originalFilename: filename,
-      declaredSize: req.fileSize,
+      declaredSize: req.declaredSize,
       epsgCode: req.epsgCode ?? null,
     });
     await updateAsset(trx, row.id, {
-      upload_token_hash: hashToken(token),
-      upload_expires_at: new Date(exp * 1000),
+      upload_token_hash: req.tokenHash,
+      upload_expires_at: req.expiresAt,
       metadata: null,
       tiles_prefix: null,
     });
@@ -162,6 +178,32 @@ export async function requestUploadUrl(
   });
   // A failed or abandoned earlier upload of this asset leaves nothing behind.
   if (existing) await removeAssetFiles(deps, asset.project_id, asset.id);
+  return { asset, filename };
+}
+
+/**
+ * Step 1 of the upload flow (spec §4): creates (or resets) the project's
+ * POINT_CLOUD asset and returns a signed, expiring, single-use URL on this API
+ * for the PUT. The subscription (suspended, none) and the limits are checked
+ * here (file size, zero-limit variant, storage).
+ */
+export async function requestUploadUrl(
+  deps: AppDeps,
+  viewer: Viewer,
+  req: UploadRequest,
+): Promise<{ signedUrl: string; asset: AssetDto; filename: string }> {
+  const token = randomToken();
+  const exp = expiresIn(UPLOAD_URL_SECONDS);
+  const { asset, filename } = await prepareUpload(deps, viewer, {
+    layerId: req.layerId,
+    type: req.type,
+    filename: req.filename,
+    epsgCode: req.epsgCode,
+    declaredSize: req.fileSize,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(exp * 1000),
+    checkLimits: (ownerId, replaced) => checkUpload(deps, ownerId, req.fileSize, replaced),
+  });
   const signature = await signer(deps).sign('upload', [asset.id, token, exp]);
   const base = deps.config.PUBLIC_URL.replace(/\/$/, '');
   const signedUrl = `${base}/api/assets/upload/${asset.id}?token=${token}&expires=${exp}&signature=${signature}`;
@@ -190,6 +232,19 @@ export interface UploadResult {
   };
 }
 
+/** Marks an upload failed: the asset ABORTED (interrupted, refused) or ERROR (bad file), the project NONE. */
+async function failUpload(
+  deps: AppDeps,
+  asset: Pick<AssetRow, 'id' | 'project_id'>,
+  status: 'ABORTED' | 'ERROR',
+  error: AppError,
+): Promise<never> {
+  const db = deps.database.db;
+  await setAssetStatus(db, asset.id, status, { code: error.code, message: error.message });
+  await setProjectStatus(db, asset.project_id, 'NONE', { code: error.code, message: error.message });
+  throw error;
+}
+
 /**
  * Step 2: the PUT to the signed URL. The body streams into the store (never
  * held in memory) under a generated key; more bytes than declared stop it
@@ -215,33 +270,53 @@ export async function receiveUpload(
   const claimed = await claimUpload(deps.database.db, assetId, hashToken(q.token));
   if (!claimed) throw new AppError(409, 'UPLOAD_URL_USED', 'this upload URL was already used or replaced');
   const declared = Number(claimed.declared_size);
-  const db = deps.database.db;
-  const fail = async (status: 'ABORTED' | 'ERROR', error: AppError): Promise<never> => {
-    await setAssetStatus(db, claimed.id, status, { code: error.code, message: error.message });
-    await setProjectStatus(db, claimed.project_id, 'NONE', { code: error.code, message: error.message });
-    throw error;
-  };
-  if (!body) return fail('ABORTED', new AppError(400, 'UPLOAD_INCOMPLETE', 'the upload has no body'));
+  if (!body)
+    return failUpload(deps, claimed, 'ABORTED', new AppError(400, 'UPLOAD_INCOMPLETE', 'the upload has no body'));
   if (contentLength !== null && contentLength > declared) {
-    return fail(
+    return failUpload(
+      deps,
+      claimed,
       'ABORTED',
       new AppError(413, 'FILE_TOO_LARGE', `the body (${contentLength} bytes) is larger than declared (${declared})`, {
         limit: declared,
       }),
     );
   }
+  return storeUpload(deps, claimed, body, {
+    expectedBytes: declared,
+    overLimit: (received) =>
+      received > declared
+        ? new AppError(413, 'FILE_TOO_LARGE', `the upload is larger than the declared ${declared} bytes`, {
+            limit: declared,
+          })
+        : null,
+  });
+}
 
-  const ext = /\.laz$/i.test(claimed.original_filename ?? '') ? 'laz' : 'las';
-  const key = assetKey(claimed.project_id, claimed.id, `u${randomBytes(6).toString('hex')}/input.${ext}`);
+/**
+ * Streams the bytes of an UPLOADING point cloud asset into the store (never
+ * held in memory) under a generated key, then reads the LAS header back from
+ * the stored bytes; the asset becomes UPLOADED. `overLimit` is asked after
+ * each chunk and stops the upload with its error; `expectedBytes` (when
+ * known) must be met exactly (UPLOAD_INCOMPLETE). Any failure removes the
+ * partial bytes and leaves the asset ABORTED (interrupted, refused) or ERROR
+ * (MISSING_LAS_HEADER, INVALID_FILE).
+ */
+export async function storeUpload(
+  deps: AppDeps,
+  asset: AssetRow,
+  body: AsyncIterable<Uint8Array>,
+  o: { expectedBytes: number | null; overLimit(received: number): AppError | null },
+): Promise<UploadResult> {
+  const db = deps.database.db;
+  const ext = /\.laz$/i.test(asset.original_filename ?? '') ? 'laz' : 'las';
+  const key = assetKey(asset.project_id, asset.id, `u${randomBytes(6).toString('hex')}/input.${ext}`);
   let received = 0;
-  const tooLarge = () =>
-    new AppError(413, 'FILE_TOO_LARGE', `the upload is larger than the declared ${declared} bytes`, {
-      limit: declared,
-    });
   async function* limited(src: AsyncIterable<Uint8Array>) {
     for await (const chunk of src) {
       received += chunk.byteLength;
-      if (received > declared) throw tooLarge();
+      const refusal = o.overLimit(received);
+      if (refusal) throw refusal;
       yield chunk;
     }
   }
@@ -251,18 +326,23 @@ export async function receiveUpload(
   } catch (err) {
     // The store removes its partial write; make sure nothing stays under the key either way.
     await objects.delete(key).catch(() => false);
-    if (err instanceof AppError) return fail('ABORTED', err);
-    deps.log.warn({ err, assetId, received, declared }, 'upload interrupted');
-    return fail(
+    if (err instanceof AppError) return failUpload(deps, asset, 'ABORTED', err);
+    deps.log.warn({ err, assetId: asset.id, received, expected: o.expectedBytes }, 'upload interrupted');
+    const of = o.expectedBytes === null ? '' : ` of ${o.expectedBytes}`;
+    return failUpload(
+      deps,
+      asset,
       'ABORTED',
-      new AppError(400, 'UPLOAD_INCOMPLETE', `the upload was interrupted after ${received} of ${declared} bytes`),
+      new AppError(400, 'UPLOAD_INCOMPLETE', `the upload was interrupted after ${received}${of} bytes`),
     );
   }
-  if (received !== declared) {
+  if (o.expectedBytes !== null && received !== o.expectedBytes) {
     await objects.delete(key).catch(() => false);
-    return fail(
+    return failUpload(
+      deps,
+      asset,
       'ABORTED',
-      new AppError(400, 'UPLOAD_INCOMPLETE', `the upload ended after ${received} of ${declared} bytes`),
+      new AppError(400, 'UPLOAD_INCOMPLETE', `the upload ended after ${received} of ${o.expectedBytes} bytes`),
     );
   }
 
@@ -281,30 +361,31 @@ export async function receiveUpload(
     }
   } catch (err) {
     await objects.delete(key).catch(() => false);
-    if (err instanceof AppError) return fail('ERROR', err);
+    if (err instanceof AppError) return failUpload(deps, asset, 'ERROR', err);
     throw err;
   }
 
   const storedExt = header.compressed ? 'laz' : 'las';
   await db.transaction().execute(async (trx) => {
     await putAssetFile(trx, {
-      assetId: claimed.id,
+      assetId: asset.id,
       extension: storedExt,
       key,
-      fileName: claimed.original_filename ?? `cloud.${storedExt}`,
+      fileName: asset.original_filename ?? `cloud.${storedExt}`,
       size: received,
       contentType: header.compressed ? 'application/vnd.laszip' : 'application/vnd.las',
     });
-    await updateAsset(trx, claimed.id, {
+    await updateAsset(trx, asset.id, {
       status: 'UPLOADED',
       stored_bytes: received,
+      declared_size: received,
       error_code: null,
       error_message: null,
     });
-    await setProjectStatus(trx, claimed.project_id, 'UPLOADED');
+    await setProjectStatus(trx, asset.project_id, 'UPLOADED');
   });
-  const crsRequired = resolveCrsSafe(header, claimed.epsg_code) === null;
-  const fresh = await findAsset(db, claimed.id);
+  const crsRequired = resolveCrsSafe(header, asset.epsg_code) === null;
+  const fresh = await findAsset(db, asset.id);
   return {
     asset: await dtoOf(deps, fresh!),
     header: {

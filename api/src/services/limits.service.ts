@@ -35,35 +35,71 @@ export async function checkProjectCount(deps: AppDeps, userId: string): Promise<
   }
 }
 
+/** How many bytes an upload may have (see {@link checkUpload}). */
+export interface UploadAllowance {
+  /** Largest file: the user's input-file limit, capped by MAX_UPLOAD_BYTES. */
+  fileLimit: number;
+  /** Bytes the user may still store. */
+  storageLeft: number;
+  limits: UserLimits;
+  /** Bytes the user stores now (less those the upload replaces). */
+  stored: number;
+}
+
 /**
- * Checks an upload of `fileSize` bytes against the user's input-file and storage
- * limits and the server's hard ceiling (MAX_UPLOAD_BYTES). `replacedBytes` are
- * bytes the upload frees (an earlier failed upload of the same asset).
+ * The room an upload has: 403 FILE_SIZE_LIMIT_ZERO when the subscription
+ * allows no upload at all. `replacedBytes` are bytes the upload frees (an
+ * earlier failed upload of the same asset).
  */
-export async function checkUpload(deps: AppDeps, userId: string, fileSize: number, replacedBytes = 0): Promise<void> {
+export async function uploadAllowance(deps: AppDeps, userId: string, replacedBytes = 0): Promise<UploadAllowance> {
   const limits = await limitsOf(deps, userId);
   if (limits.maxInputFileBytes === 0) {
     throw new AppError(
       403,
       'FILE_SIZE_LIMIT_ZERO',
       'your subscription does not allow uploads: subscribe to a new plan',
-      { limit: 0, fileSize },
+      {
+        limit: 0,
+      },
     );
-  }
-  const ceiling = Math.min(limits.maxInputFileBytes, deps.config.MAX_UPLOAD_BYTES);
-  if (fileSize > ceiling) {
-    throw new AppError(413, 'FILE_TOO_LARGE', `the file (${fileSize} bytes) exceeds the limit of ${ceiling} bytes`, {
-      limit: ceiling,
-      fileSize,
-    });
   }
   const stored = (await storedBytesOfOwner(deps.database.db, userId)) - replacedBytes;
-  if (stored + fileSize > limits.maxStorageBytes) {
-    throw new AppError(
-      403,
-      'STORAGE_LIMIT_REACHED',
-      `storage limit reached: ${stored} bytes used, ${fileSize} more would pass the limit of ${limits.maxStorageBytes} bytes`,
-      { limit: limits.maxStorageBytes, used: stored, fileSize },
-    );
-  }
+  return {
+    fileLimit: Math.min(limits.maxInputFileBytes, deps.config.MAX_UPLOAD_BYTES),
+    storageLeft: limits.maxStorageBytes - stored,
+    limits,
+    stored,
+  };
+}
+
+/**
+ * 413 FILE_TOO_LARGE: `fileSize` bytes pass the limit; with `streaming`, that
+ * many bytes have arrived so far (the file is at least that large).
+ */
+export function fileTooLarge(limit: number, fileSize: number, streaming = false): AppError {
+  const message = streaming
+    ? `the file exceeds the limit of ${limit} bytes (${fileSize} bytes received so far)`
+    : `the file (${fileSize} bytes) exceeds the limit of ${limit} bytes`;
+  return new AppError(413, 'FILE_TOO_LARGE', message, { limit, fileSize });
+}
+
+/** 403 STORAGE_LIMIT_REACHED: `fileSize` more bytes would pass the storage limit. */
+export function storageFull(a: UploadAllowance, fileSize: number): AppError {
+  return new AppError(
+    403,
+    'STORAGE_LIMIT_REACHED',
+    `storage limit reached: ${a.stored} bytes used, ${fileSize} more would pass the limit of ${a.limits.maxStorageBytes} bytes`,
+    { limit: a.limits.maxStorageBytes, used: a.stored, fileSize },
+  );
+}
+
+/**
+ * Checks an upload of `fileSize` bytes against the user's input-file and storage
+ * limits and the server's hard ceiling (MAX_UPLOAD_BYTES). `replacedBytes` are
+ * bytes the upload frees (an earlier failed upload of the same asset).
+ */
+export async function checkUpload(deps: AppDeps, userId: string, fileSize: number, replacedBytes = 0): Promise<void> {
+  const allowance = await uploadAllowance(deps, userId, replacedBytes);
+  if (fileSize > allowance.fileLimit) throw fileTooLarge(allowance.fileLimit, fileSize);
+  if (fileSize > allowance.storageLeft) throw storageFull(allowance, fileSize);
 }

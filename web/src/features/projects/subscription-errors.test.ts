@@ -13,6 +13,7 @@ const load = (lang: string, ns: string) =>
 /** The codes of spec §8 "Upload and project" and "Processing" the API answers with. */
 const SECTION_8_CODES = [
   // Upload and project.
+  'FILE_REQUIRED',
   'FORM_INVALID',
   'MAX_PROJECTS_REACHED',
   'FILE_TOO_LARGE',
