@@ -1,6 +1,6 @@
 import { Button, Callout, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -31,6 +31,11 @@ export interface ProcessingDialogProps {
 export function ProcessingDialog({ projectId, projectName, isOpen, onClose, onStarted }: ProcessingDialogProps) {
   const { t } = useTranslation();
   const [error, setError] = useState<unknown>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
+  // The refusal shows under the long form: bring it into view.
+  useEffect(() => {
+    if (error) errorRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [error]);
   const form = useForm<WithProcessing>({
     resolver: zodResolver(schema),
     defaultValues: { processing: DEFAULT_PROCESSING_OPTIONS },
@@ -62,10 +67,12 @@ export function ProcessingDialog({ projectId, projectName, isOpen, onClose, onSt
           <p className="nu-muted">{t('projects:processing.dialogIntro')}</p>
           <ProcessingFields form={form} />
           {error ? (
-            <Callout intent={Intent.DANGER} role="alert" className="nu-callout">
-              {errorMessage(t, error)}
-              <SubscribePrompt code={errorCodeOf(error)} />
-            </Callout>
+            <div ref={errorRef}>
+              <Callout intent={Intent.DANGER} role="alert" className="nu-callout">
+                {errorMessage(t, error)}
+                <SubscribePrompt code={errorCodeOf(error)} />
+              </Callout>
+            </div>
           ) : null}
         </DialogBody>
         <DialogFooter

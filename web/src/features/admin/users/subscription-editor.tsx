@@ -62,7 +62,7 @@ function StandingForm({
   return (
     <form onSubmit={form.handleSubmit(submit)} noValidate data-testid="subscription-form">
       <p className="nu-muted">{t('admin:users.subscription.help')}</p>
-      <dl className="nu-details">
+      <dl className="nu-details" style={{ marginBottom: 16 }}>
         <div className="nu-details__item">
           <dt>{t('admin:users.subscription.status')}</dt>
           <dd>
