@@ -379,6 +379,22 @@ describe('spec §8 upload and processing errors, each triggered through the real
     expect(await t.tdb.db.selectFrom('charges').selectAll().execute()).toEqual([]);
   });
 
+  it('a queued processing whose credits went elsewhere before it starts fails with INSUFFICIENT_CREDITS, uncharged', async () => {
+    await worker.stop();
+    const queued = await processReady();
+    expect(queued.status).toBe(202);
+    const job = await json(queued);
+    await standing({ creditsAllowance: 1 });
+    worker = await testWorker(t);
+    const failed = await waitFor(async () => {
+      const j = await t.tdb.db.selectFrom('jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+      return j.state === 'FAILURE' ? j : null;
+    }, 60_000);
+    expect(failed).toMatchObject({ error_code: 'INSUFFICIENT_CREDITS', attempts: 1 });
+    expect(failed.error_message).toContain('1 ha left');
+    expect(await t.tdb.db.selectFrom('charges').selectAll().execute()).toEqual([]);
+  });
+
   it('Processing failure: contact support (the job fails with its reason; the mail asks to contact support)', async () => {
     const input = await t.tdb.db
       .selectFrom('asset_files')
@@ -402,7 +418,7 @@ describe('spec §8 upload and processing errors, each triggered through the real
       const files = await readdir(outbox).catch(() => [] as string[]);
       for (const f of files) {
         const text = (await readFile(path.join(outbox, f), 'utf8')).replace(/=\n/g, '');
-        if (text.includes('contact support')) return text;
+        if (text.includes('contact support') && text.includes('is missing')) return text;
       }
       return null;
     }, 10_000);
