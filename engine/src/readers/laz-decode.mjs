@@ -1,6 +1,10 @@
-// Decodes one LAZ chunk to raw point records with laz-perf (WASM). Plain
-// JavaScript so that worker threads can load it without a TypeScript loader.
+// Decodes LAZ chunks to raw point records. Point formats 0-3 (LASzip's
+// point-wise items, version 2) go through the TypeScript decoder in ./lazjs,
+// which is byte-identical to laz-perf and faster per core; the other formats
+// (LAS 1.4 layered chunks) through laz-perf (WASM). Plain JavaScript loaded by
+// worker threads: laz.worker.mjs registers the TypeScript loader first.
 import lazPerfModule from 'laz-perf';
+import { decodeChunk, openChunk, supportsPointFormat } from './lazjs/chunk-decoder.ts';
 
 let lazPerfPromise;
 
@@ -15,6 +19,13 @@ export function getLazPerf() {
  * Returns a fresh Uint8Array of pointCount * recordLength bytes.
  */
 export async function decodeLazChunk(compressed, pointFormat, recordLength, pointCount) {
+  if (supportsPointFormat(pointFormat, recordLength))
+    return decodeChunk(compressed, pointFormat, recordLength, pointCount);
+  return decodeLazChunkWithLazPerf(compressed, pointFormat, recordLength, pointCount);
+}
+
+/** decodeLazChunk through laz-perf whatever the point format (the reference the TypeScript decoder is tested against). */
+export async function decodeLazChunkWithLazPerf(compressed, pointFormat, recordLength, pointCount) {
   const lazPerf = await getLazPerf();
   const outLength = pointCount * recordLength;
   // Padding keeps a decoder that overreads corrupt data inside our own allocation.
@@ -37,9 +48,13 @@ export async function decodeLazChunk(compressed, pointFormat, recordLength, poin
 /**
  * Opens a compressed chunk for incremental decoding: `read(n)` returns the
  * next n raw records, so a huge (or corrupt) chunk never has to be decoded
- * whole. `close()` frees the WASM memory.
+ * whole. `close()` frees the decoder's memory.
  */
 export async function openLazChunk(compressed, pointFormat, recordLength) {
+  if (supportsPointFormat(pointFormat, recordLength)) {
+    const stream = openChunk(compressed, pointFormat, recordLength);
+    return { read: (n) => stream.read(n), close() {} };
+  }
   const lazPerf = await getLazPerf();
   const blob = lazPerf._malloc(compressed.byteLength + 1024);
   const point = lazPerf._malloc(recordLength);

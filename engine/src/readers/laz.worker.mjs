@@ -1,6 +1,11 @@
 // Worker thread decoding LAZ chunks in parallel; see laz-worker-pool.ts.
+// laz-decode.mjs loads the TypeScript decoder (./lazjs), so the TypeScript
+// loader (tsx) is registered first, as tiler.worker.mjs does.
 import { parentPort } from 'node:worker_threads';
-import { decodeLazChunk } from './laz-decode.mjs';
+import { register } from 'tsx/esm/api';
+
+register();
+const { decodeLazChunk } = await import('./laz-decode.mjs');
 
 parentPort.on('message', async (task) => {
   try {

@@ -1,0 +1,148 @@
+/**
+ * `npm run bench -- lazjs [--runs N] [--files a.laz,b.laz]`: the TypeScript
+ * LAZ decoder (engine/src/readers/lazjs) against laz-perf (WASM) on the same
+ * chunks of real files, one thread, in memory (no I/O): N runs of each,
+ * alternating which goes first, medians reported. The machine is shared, so
+ * besides points per wall second it reports points per CPU second
+ * (process.cpuUsage), which other processes competing for the cores do not
+ * deflate. Also: the engine's worker pool (which decodes with lazjs) on 1 and
+ * 2 threads, one pass each: the 2-core scaling.
+ */
+import { readFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { memorySource, readLasHeader } from '@nuage/engine/readers/index.js';
+import { readLazChunkTable } from '@nuage/engine/readers/laz-chunk-table.js';
+import { decodeLazChunkWithLazPerf } from '@nuage/engine/readers/laz-decode.mjs';
+import { LazWorkerPool } from '@nuage/engine/readers/laz-worker-pool.js';
+import { decodeChunk } from '@nuage/engine/readers/lazjs/chunk-decoder.js';
+import { realFile } from '@nuage/fixtures/real-data.js';
+import type { BenchSuite } from '../main.js';
+
+const DEFAULT_FILES = ['wires.laz', 'bcts_3.laz', 'ahn3_cropped_1.laz', 'fusa.laz', 'MixedConifer.laz'];
+
+interface Chunks {
+  pointFormat: number;
+  recordLength: number;
+  chunks: { compressed: Uint8Array; pointCount: number }[];
+  points: number;
+}
+
+async function loadChunks(file: string): Promise<Chunks> {
+  const bytes = new Uint8Array(await readFile(realFile(file)));
+  const source = memorySource(bytes);
+  const header = await readLasHeader(source);
+  const chunks = (await readLazChunkTable(source, header)).map((c) => ({
+    compressed: bytes.slice(c.offset, c.offset + c.byteLength),
+    pointCount: c.pointCount,
+  }));
+  return {
+    pointFormat: header.pointFormat,
+    recordLength: header.recordLength,
+    chunks,
+    points: chunks.reduce((s, c) => s + c.pointCount, 0),
+  };
+}
+
+type Decoder = (c: Chunks) => Promise<void>;
+
+const decoders: Record<'lazjs' | 'lazPerf', Decoder> = {
+  async lazjs(c) {
+    for (const chunk of c.chunks) decodeChunk(chunk.compressed, c.pointFormat, c.recordLength, chunk.pointCount);
+  },
+  async lazPerf(c) {
+    for (const chunk of c.chunks)
+      await decodeLazChunkWithLazPerf(chunk.compressed, c.pointFormat, c.recordLength, chunk.pointCount);
+  },
+};
+
+async function timed(run: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await run();
+  const used = process.cpuUsage(cpu);
+  return { wall: (performance.now() - start) / 1000, cpu: (used.user + used.system) / 1e6 };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+const mps = (points: number, seconds: number) => Number((points / seconds / 1e6).toFixed(3));
+
+/**
+ * The engine's LAZ worker pool (laz.worker.mjs, which decodes formats 0-3 with
+ * lazjs) with `size` threads over every chunk of the file, two chunks in
+ * flight per worker as the LAZ reader does; after one warm-up pass.
+ */
+async function pool(c: Chunks, size: number): Promise<{ wall: number; cpu: number }> {
+  const workers = new LazWorkerPool(size);
+  const pass = async () => {
+    let next = 0;
+    const lane = async () => {
+      while (next < c.chunks.length) {
+        const chunk = c.chunks[next++]!;
+        // The pool transfers (detaches) the buffer it is given, as the reader's fresh reads allow.
+        await workers.decode(chunk.compressed.slice(), c.pointFormat, c.recordLength, chunk.pointCount);
+      }
+    };
+    await Promise.all(Array.from({ length: size * 2 }, lane));
+  };
+  await pass();
+  const result = await timed(pass);
+  await workers.close();
+  return result;
+}
+
+const suite: BenchSuite = {
+  description:
+    'TypeScript LAZ decoder vs laz-perf (WASM): points/s and points per CPU-second, median of alternating runs',
+  async run(args: string[]) {
+    const runsAt = args.indexOf('--runs');
+    const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 9;
+    const filesAt = args.indexOf('--files');
+    const files = filesAt >= 0 ? args[filesAt + 1]!.split(',') : DEFAULT_FILES;
+    const loadAverageAtStart = loadavg().map((v) => Number(v.toFixed(2)));
+    const perFile: Record<string, unknown> = {};
+    for (const file of files) {
+      const c = await loadChunks(file);
+      await decoders.lazjs(c);
+      await decoders.lazPerf(c);
+      const samples = {
+        lazjs: { wall: [] as number[], cpu: [] as number[] },
+        lazPerf: { wall: [] as number[], cpu: [] as number[] },
+      };
+      for (let r = 0; r < runs; r++) {
+        const order = r % 2 === 0 ? (['lazjs', 'lazPerf'] as const) : (['lazPerf', 'lazjs'] as const);
+        for (const name of order) {
+          const t = await timed(() => decoders[name](c));
+          samples[name].wall.push(t.wall);
+          samples[name].cpu.push(t.cpu);
+        }
+      }
+      const figures = (name: 'lazjs' | 'lazPerf') => ({
+        medianMPointsPerSecond: mps(c.points, median(samples[name].wall)),
+        medianMPointsPerCpuSecond: mps(c.points, median(samples[name].cpu)),
+      });
+      const lazjs = figures('lazjs');
+      const lazPerf = figures('lazPerf');
+      const pool1 = await pool(c, 1);
+      const pool2 = await pool(c, 2);
+      perFile[file] = {
+        points: c.points,
+        chunks: c.chunks.length,
+        pointFormat: c.pointFormat,
+        runs,
+        lazjs,
+        lazPerf,
+        speedupWall: Number((lazjs.medianMPointsPerSecond / lazPerf.medianMPointsPerSecond).toFixed(3)),
+        speedupCpu: Number((lazjs.medianMPointsPerCpuSecond / lazPerf.medianMPointsPerCpuSecond).toFixed(3)),
+        enginePool: {
+          oneWorkerMPointsPerSecond: mps(c.points, pool1.wall),
+          twoWorkersMPointsPerSecond: mps(c.points, pool2.wall),
+          twoWorkersScaling: Number((pool1.wall / pool2.wall).toFixed(3)),
+        },
+      };
+      console.log(file, JSON.stringify(perFile[file]));
+    }
+    return { loadAverageAtStart, loadAverageAtEnd: loadavg().map((v) => Number(v.toFixed(2))), files: perFile };
+  },
+};
+
+export default suite;
