@@ -1,4 +1,4 @@
-/** Decodes one LAZ chunk to raw point records (see laz-decode.mjs): TypeScript decoder for point formats 0-3, laz-perf otherwise. */
+/** Decodes one LAZ chunk to raw point records (see laz-decode.mjs): TypeScript decoder (lazjs) for point formats 0-3, laz-perf otherwise. */
 export function decodeLazChunk(
   compressed: Uint8Array,
   pointFormat: number,

@@ -1,10 +1,17 @@
 // Decodes LAZ chunks to raw point records. Point formats 0-3 (LASzip's
 // point-wise items, version 2) go through the TypeScript decoder in ./lazjs,
-// which is byte-identical to laz-perf and faster per core; the other formats
-// (LAS 1.4 layered chunks) through laz-perf (WASM). Plain JavaScript loaded by
-// worker threads: laz.worker.mjs registers the TypeScript loader first.
+// byte-identical to laz-perf and 1.3-1.6x faster per CPU-second; the LAS 1.4
+// formats through laz-perf (WASM): lazjs decodes them too, but only 1.06-1.19x
+// faster, below the 1.15x bar on the median (bench suite lazjs). Plain
+// JavaScript loaded by worker threads: laz.worker.mjs registers the
+// TypeScript loader first.
 import lazPerfModule from 'laz-perf';
 import { decodeChunk, openChunk, supportsPointFormat } from './lazjs/chunk-decoder.ts';
+
+/** Whether lazjs rather than laz-perf decodes this point format (see above). */
+function useLazjs(pointFormat, recordLength) {
+  return pointFormat <= 3 && supportsPointFormat(pointFormat, recordLength);
+}
 
 let lazPerfPromise;
 
@@ -19,8 +26,7 @@ export function getLazPerf() {
  * Returns a fresh Uint8Array of pointCount * recordLength bytes.
  */
 export async function decodeLazChunk(compressed, pointFormat, recordLength, pointCount) {
-  if (supportsPointFormat(pointFormat, recordLength))
-    return decodeChunk(compressed, pointFormat, recordLength, pointCount);
+  if (useLazjs(pointFormat, recordLength)) return decodeChunk(compressed, pointFormat, recordLength, pointCount);
   return decodeLazChunkWithLazPerf(compressed, pointFormat, recordLength, pointCount);
 }
 
@@ -51,7 +57,7 @@ export async function decodeLazChunkWithLazPerf(compressed, pointFormat, recordL
  * whole. `close()` frees the decoder's memory.
  */
 export async function openLazChunk(compressed, pointFormat, recordLength) {
-  if (supportsPointFormat(pointFormat, recordLength)) {
+  if (useLazjs(pointFormat, recordLength)) {
     const stream = openChunk(compressed, pointFormat, recordLength);
     return { read: (n) => stream.read(n), close() {} };
   }

@@ -17,6 +17,7 @@ import {
   supportsPointFormat,
 } from './chunk-decoder.js';
 import { encodeChunk } from './testing/chunk-encoder.js';
+import { reshapeLayeredChunk } from './testing/layered-chunks.js';
 import { prng, syntheticRecords } from './testing/synthetic-records.js';
 
 /** Index of the first differing byte, or -1 (a readable failure instead of a megabyte diff). */
@@ -106,8 +107,10 @@ describe('corrupt input never hangs and throws only Errors', () => {
   });
 
   it('refuses point formats it does not decode', () => {
-    expect(() => decodeChunk(compressed, 6, 30, 10)).toThrow(/point format 6 is not supported/);
+    expect(() => decodeChunk(compressed, 4, 57, 10)).toThrow(/point format 4 is not supported/);
+    expect(() => decodeChunk(compressed, 9, 59, 10)).toThrow(/point format 9 is not supported/);
     expect(() => decodeChunk(compressed, 3, 30, 10)).toThrow(/shorter than point format 3/);
+    expect(() => decodeChunk(compressed, 7, 35, 10)).toThrow(/shorter than point format 7/);
   });
 
   it('random bytes, bit flips and truncations: a result of the right size or an Error', () => {
@@ -159,18 +162,27 @@ describe('supported item sets', () => {
       item(LASZIP_ITEM.BYTE, 3),
     ]);
     expect(expectedItems(0, 20)).toEqual([item(LASZIP_ITEM.POINT10, 20)]);
+    expect(expectedItems(8, 41)).toEqual([
+      item(LASZIP_ITEM.POINT14, 30, 3),
+      item(LASZIP_ITEM.RGBNIR14, 8, 3),
+      item(LASZIP_ITEM.BYTE14, 3, 3),
+    ]);
     expect(expectedItems(4, 57)).toBeNull();
+    expect(expectedItems(9, 59)).toBeNull();
     expect(expectedItems(1, 27)).toBeNull();
     expect(supportsPointFormat(2, 26)).toBe(true);
-    expect(supportsPointFormat(7, 36)).toBe(false);
+    expect(supportsPointFormat(7, 36)).toBe(true);
   });
 
-  it('accepts version 2 point-wise items only', () => {
+  it('accepts version 2 point-wise and version 3 layered items only', () => {
     expect(supports([item(6, 20), item(7, 8), item(0, 8)])).toBe(true);
     expect(supports([item(6, 20), item(8, 6)])).toBe(true);
+    expect(supports([item(10, 30, 3), item(14, 3, 3)])).toBe(true);
+    expect(supports([item(10, 30, 3), item(11, 6, 3)])).toBe(true);
     expect(supports([item(6, 20, 1), item(7, 8, 1)])).toBe(false);
     expect(supports([item(7, 8), item(6, 20)])).toBe(false);
-    expect(supports([item(10, 30, 3), item(14, 3, 3)])).toBe(false);
+    expect(supports([item(10, 30, 2), item(14, 3, 3)])).toBe(false);
+    expect(supports([item(10, 30, 3), item(13, 29, 3)])).toBe(false);
     expect(supports([item(6, 20), item(9, 29)])).toBe(false);
     expect(supports([])).toBe(false);
   });
@@ -188,27 +200,95 @@ describe('supported item sets', () => {
   });
 });
 
+async function realChunks(file: string) {
+  const bytes = new Uint8Array(await readFile(realFile(file)));
+  const source = memorySource(bytes);
+  const header = await readLasHeader(source);
+  const vlr = header.vlrs.find((v) => v.userId === 'laszip encoded' && v.recordId === 22204)!;
+  const items = parseLaszipItems(bytes.subarray(vlr.contentOffset, vlr.contentOffset + vlr.contentLength));
+  const chunks = (await readLazChunkTable(source, header)).map((c) => ({
+    compressed: bytes.subarray(c.offset, c.offset + c.byteLength),
+    pointCount: c.pointCount,
+  }));
+  return { header, items, chunks };
+}
+
 describe.skipIf(!hasRealData())('real LAZ files', () => {
   it.each([
-    ['MixedConifer.laz', true],
-    ['fusa.laz', true],
-    ['las_with_several_extra_byte_bloc.laz', false],
-    ['test_semis_2021_0382_6565_LA93_IGN69_cropped.laz', false],
-  ])('%s: supported %s, and the first and last chunks match laz-perf', async (file, supported) => {
-    const bytes = new Uint8Array(await readFile(realFile(file)));
-    const source = memorySource(bytes);
-    const header = await readLasHeader(source);
-    const vlr = header.vlrs.find((v) => v.userId === 'laszip encoded' && v.recordId === 22204)!;
-    const items = parseLaszipItems(bytes.subarray(vlr.contentOffset, vlr.contentOffset + vlr.contentLength));
-    expect(supports(items)).toBe(supported);
-    expect(supportsPointFormat(header.pointFormat, header.recordLength)).toBe(supported);
-    if (!supported) return;
-    const chunks = await readLazChunkTable(source, header);
+    'MixedConifer.laz',
+    'fusa.laz',
+    'las_with_several_extra_byte_bloc.laz',
+    'test_semis_2021_0382_6565_LA93_IGN69_cropped.laz',
+  ])('%s: supported, and the first and last chunks match laz-perf', async (file) => {
+    const { header, items, chunks } = await realChunks(file);
+    const { pointFormat, recordLength } = header;
+    expect(supports(items)).toBe(true);
+    expect(supportsPointFormat(pointFormat, recordLength)).toBe(true);
     for (const chunk of new Set([chunks[0]!, chunks.at(-1)!])) {
-      const compressed = bytes.subarray(chunk.offset, chunk.offset + chunk.byteLength);
-      const { pointFormat, recordLength } = header;
-      const reference = await decodeLazChunkWithLazPerf(compressed, pointFormat, recordLength, chunk.pointCount);
-      expect(firstDifference(decodeChunk(compressed, pointFormat, recordLength, chunk.pointCount), reference)).toBe(-1);
+      const reference = await decodeLazChunkWithLazPerf(chunk.compressed, pointFormat, recordLength, chunk.pointCount);
+      const mine = decodeChunk(chunk.compressed, pointFormat, recordLength, chunk.pointCount);
+      expect(firstDifference(mine, reference)).toBe(-1);
     }
+  });
+
+  // Formats the real LAS 1.4 files lack, cut out of their layered chunks (see testing/layered-chunks.ts).
+  it.each([
+    ['las_with_several_extra_byte_bloc.laz', 6, []],
+    ['las_with_several_extra_byte_bloc.laz', 6, [0, 2]],
+    ['las_with_several_extra_byte_bloc.laz', 7, [1]],
+    ['las_with_several_extra_byte_bloc.laz', 8, []],
+    ['test_semis_2021_0382_6565_LA93_IGN69_cropped.laz', 6, []],
+  ] as const)('%s as point format %i with extra bytes %j: matches laz-perf', async (file, format, keep) => {
+    const { header, chunks } = await realChunks(file);
+    for (const source of [chunks[1]!, chunks.at(-1)!]) {
+      const { chunk, recordLength } = reshapeLayeredChunk(
+        source.compressed,
+        header.pointFormat,
+        header.recordLength,
+        format,
+        [...keep],
+      );
+      const reference = await decodeLazChunkWithLazPerf(chunk, format, recordLength, source.pointCount);
+      const mine = decodeChunk(chunk, format, recordLength, source.pointCount);
+      expect(mine.length).toBe(source.pointCount * recordLength);
+      expect(firstDifference(mine, reference)).toBe(-1);
+    }
+  });
+
+  it('layered chunks: streams in pieces, refuses truncation, survives garbage', async () => {
+    const { header, chunks } = await realChunks('las_with_several_extra_byte_bloc.laz');
+    const { pointFormat, recordLength } = header;
+    const { compressed, pointCount } = chunks[2]!;
+    const whole = decodeChunk(compressed, pointFormat, recordLength, pointCount);
+    const stream = openChunk(compressed, pointFormat, recordLength);
+    const parts = [stream.read(1), stream.read(777), stream.read(pointCount - 778)];
+    expect(firstDifference(Buffer.concat(parts), whole)).toBe(-1);
+    expect(() =>
+      decodeChunk(compressed.subarray(0, compressed.length >> 1), pointFormat, recordLength, pointCount),
+    ).toThrow(/runs past the end/);
+    expect(() => decodeChunk(compressed.subarray(0, 60), pointFormat, recordLength, pointCount)).toThrow(
+      /shorter than one point record and its layer sizes/,
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(compressed.length - 1), fc.integer({ min: 1, max: 255 })), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        (flips) => {
+          const bytes = compressed.slice();
+          for (const [at, mask] of flips) bytes[at]! ^= mask;
+          let outcome: unknown;
+          try {
+            outcome = decodeChunk(bytes, pointFormat, recordLength, pointCount);
+          } catch (error) {
+            outcome = error;
+          }
+          if (outcome instanceof Uint8Array) expect(outcome.length).toBe(pointCount * recordLength);
+          else expect(outcome).toBeInstanceOf(Error);
+        },
+      ),
+      { numRuns: 40, seed: 3 },
+    );
   });
 });

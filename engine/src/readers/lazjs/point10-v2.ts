@@ -18,7 +18,7 @@ const NUMBER_RETURN_LEVEL = Uint8Array.from({ length: 64 }, (_, i) => Math.abs((
  * LASzip's StreamingMedian5: an approximate median of the last five values,
  * kept sorted with one insertion per value, alternating which end is dropped.
  */
-class Median5 {
+export class Median5 {
   v0 = 0;
   v1 = 0;
   v2 = 0;
