@@ -59,7 +59,7 @@ export async function decodeLazChunkWithLazPerf(compressed, pointFormat, recordL
 export async function openLazChunk(compressed, pointFormat, recordLength) {
   if (useLazjs(pointFormat, recordLength)) {
     const stream = openChunk(compressed, pointFormat, recordLength);
-    return { read: (n) => stream.read(n), close() {} };
+    return stream;
   }
   const lazPerf = await getLazPerf();
   const blob = lazPerf._malloc(compressed.byteLength + 1024);

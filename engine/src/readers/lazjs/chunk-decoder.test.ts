@@ -82,6 +82,10 @@ describe('chunks written by a LASzip encoder (formats 0-3, extra bytes)', () => 
       done += n;
     }
     expect(firstDifference(Buffer.concat(parts), records)).toBe(-1);
+    stream.close();
+    expect(() => stream.read(1)).toThrow(/closed/);
+    // The closed stream's decoder serves the next chunk from a clean state.
+    expect(firstDifference(decodeChunk(compressed, 3, 34, 5000), records)).toBe(-1);
   });
 
   it('writes into a caller buffer and refuses one too small', () => {

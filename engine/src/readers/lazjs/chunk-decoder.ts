@@ -336,7 +336,28 @@ export class LayeredChunkDecoder implements ChunkDecoder {
   }
 }
 
-const cache = new Map<number, ChunkDecoder>();
+/**
+ * Idle decoders by point format and record length. Building one costs about
+ * as much as decoding a few thousand points (its models fill a ~1 MB arena),
+ * so decodeChunk and closed streams hand theirs back for the next chunk.
+ */
+const idle = new Map<number, ChunkDecoder[]>();
+const MAX_IDLE = 4;
+
+function acquire(pointFormat: number, recordLength: number): ChunkDecoder {
+  return idle.get(pointFormat * 65536 + recordLength)?.pop() ?? createChunkDecoder(pointFormat, recordLength);
+}
+
+function release(pointFormat: number, recordLength: number, decoder: ChunkDecoder): void {
+  const key = pointFormat * 65536 + recordLength;
+  let list = idle.get(key);
+  if (!list) {
+    if (idle.size > 16) idle.clear();
+    list = [];
+    idle.set(key, list);
+  }
+  if (list.length < MAX_IDLE) list.push(decoder);
+}
 
 /**
  * Decodes `pointCount` points of one compressed LAZ chunk (point formats 0-3,
@@ -360,15 +381,13 @@ export function decodeChunk(
   if (target.byteLength < bytes)
     throw new Error(`output buffer of ${target.byteLength} bytes cannot hold ${pointCount} records`);
   if (pointCount === 0) return target;
-  const key = pointFormat * 65536 + recordLength;
-  let decoder = cache.get(key);
-  if (decoder === undefined) {
-    decoder = createChunkDecoder(pointFormat, recordLength);
-    if (cache.size > 16) cache.clear();
-    cache.set(key, decoder);
+  const decoder = acquire(pointFormat, recordLength);
+  try {
+    decoder.open(compressed);
+    decoder.read(target, 0, pointCount);
+  } finally {
+    release(pointFormat, recordLength, decoder);
   }
-  decoder.open(compressed);
-  decoder.read(target, 0, pointCount);
   return target;
 }
 
@@ -376,17 +395,29 @@ export function decodeChunk(
 export interface ChunkStream {
   /** The next n raw records, in a new array. */
   read(n: number): Uint8Array;
+  /** Hands the decoder back for reuse; reading after it throws. */
+  close(): void;
 }
 
 /** Opens a compressed chunk for incremental decoding (see decodeChunk). */
 export function openChunk(compressed: Uint8Array, pointFormat: number, recordLength: number): ChunkStream {
-  const decoder = createChunkDecoder(pointFormat, recordLength);
-  decoder.open(compressed);
+  let decoder: ChunkDecoder | null = acquire(pointFormat, recordLength);
+  try {
+    decoder.open(compressed);
+  } catch (error) {
+    release(pointFormat, recordLength, decoder);
+    throw error;
+  }
   return {
     read(n: number): Uint8Array {
+      if (decoder === null) throw new Error('the LAZ chunk stream is closed');
       const out = new Uint8Array(n * recordLength);
       decoder.read(out, 0, n);
       return out;
+    },
+    close(): void {
+      if (decoder !== null) release(pointFormat, recordLength, decoder);
+      decoder = null;
     },
   };
 }
