@@ -1,8 +1,9 @@
 // Decodes LAZ chunks to raw point records. Point formats 0-3 (LASzip's
 // point-wise items, version 2) go through the TypeScript decoder in ./lazjs,
-// byte-identical to laz-perf and 1.3-1.6x faster per CPU-second; the LAS 1.4
-// formats through laz-perf (WASM): lazjs decodes them too, but only 1.06-1.19x
-// faster, below the 1.15x bar on the median (bench suite lazjs). Plain
+// byte-identical to laz-perf and 1.36-1.64x faster per CPU-second; the LAS 1.4
+// formats through laz-perf (WASM): lazjs decodes them too, but only 1.07x
+// (format 8) to 1.23x (format 7) faster, not clearly past the 1.15x bar
+// (bench suite lazjs). Plain
 // JavaScript loaded by worker threads: laz.worker.mjs registers the
 // TypeScript loader first.
 import lazPerfModule from 'laz-perf';
