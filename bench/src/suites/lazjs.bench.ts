@@ -10,10 +10,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
+import { DecodePool } from '@nuage/engine/readers/decode-pool.js';
 import { memorySource, readLasHeader } from '@nuage/engine/readers/index.js';
 import { readLazChunkTable } from '@nuage/engine/readers/laz-chunk-table.js';
 import { decodeLazChunkWithLazPerf } from '@nuage/engine/readers/laz-decode.mjs';
-import { LazWorkerPool } from '@nuage/engine/readers/laz-worker-pool.js';
 import { decodeChunk } from '@nuage/engine/readers/lazjs/chunk-decoder.js';
 import { realFile } from '@nuage/fixtures/real-data.js';
 import type { BenchSuite } from '../main.js';
@@ -76,13 +76,13 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 const mps = (points: number, seconds: number) => Number((points / seconds / 1e6).toFixed(3));
 
 /**
- * The engine's LAZ worker pool (laz.worker.mjs: lazjs for formats 0-3,
+ * The engine's LAZ worker pool (decode.worker.mjs: lazjs for formats 0-3,
  * laz-perf for the others) with `size` threads over every chunk of the file,
  * two chunks in flight per worker as the LAZ reader does: after one warm-up
  * pass, the median wall time of `passes` passes.
  */
 async function pool(c: Chunks, size: number, passes: number): Promise<number> {
-  const workers = new LazWorkerPool(size);
+  const workers = new DecodePool(size);
   const pass = async () => {
     let next = 0;
     const lane = async () => {

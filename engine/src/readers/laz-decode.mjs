@@ -4,7 +4,7 @@
 // formats through laz-perf (WASM): lazjs decodes them too, but only 1.07x
 // (format 8) to 1.23x (format 7) faster, not clearly past the 1.15x bar
 // (bench suite lazjs). Plain
-// JavaScript loaded by worker threads: laz.worker.mjs registers the
+// JavaScript loaded by worker threads: decode.worker.mjs registers the
 // TypeScript loader first.
 import lazPerfModule from 'laz-perf';
 import { decodeChunk, openChunk, supportsPointFormat } from './lazjs/chunk-decoder.ts';

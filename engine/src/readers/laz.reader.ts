@@ -3,17 +3,19 @@ import { DEFAULT_CHUNK_SIZE, type PointChunk } from '../core/chunk.js';
 import { Cancelled, EngineError, InvalidInput } from '../core/errors.js';
 import type { CrsInfo } from '../crs/index.js';
 import type { ByteSource } from './byte-source.js';
+import { sharedDecodePool } from './decode-pool.js';
 import type { LasHeader } from './las-header.js';
 import { type LazChunk, readLazChunkTable } from './laz-chunk-table.js';
 import { openLazChunk } from './laz-decode.mjs';
-import { sharedLazPool } from './laz-worker-pool.js';
 import {
+  clipChunk,
   outsideBounds,
   type PointCloudReader,
   type ReadOptions,
   recordsToChunk,
   throwIfAborted,
 } from './point-cloud-reader.js';
+import { sliceChunk } from './record-decoder.js';
 
 /** Reader metadata (loaders.gl style). */
 export const LAZ_READER = { id: 'readers.laz', name: 'LAZ', extensions: ['laz'], magic: 'LASF' } as const;
@@ -52,9 +54,9 @@ async function* readLaz(
   if (outsideBounds(header, options.bbox)) return;
   const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_CHUNK_SIZE));
   const workers = Math.min(options.workers ?? availableParallelism(), chunks.length < MIN_CHUNKS_FOR_WORKERS ? 0 : 16);
-  const pool = workers > 0 ? sharedLazPool(workers) : null;
+  const pool = workers > 0 ? sharedDecodePool(workers) : null;
   const { pointFormat, recordLength } = header;
-  const inFlight: Promise<Uint8Array>[] = [];
+  const inFlight: Promise<PointChunk>[] = [];
   const wrap = (error: unknown, index: number): never => {
     if (error instanceof EngineError) throw error;
     throw new InvalidInput(
@@ -90,11 +92,11 @@ async function* readLaz(
       }
       return;
     }
-    // Workers: whole chunks decode in parallel, yielded in file order.
-    const decodeOne = async (index: number): Promise<Uint8Array> => {
+    // Workers: whole chunks decode to columns in parallel, yielded in file order.
+    const decodeOne = async (index: number): Promise<PointChunk> => {
       const chunk = chunks[index]!;
       const compressed = await source.read(chunk.offset, chunk.byteLength);
-      return pool.decode(compressed, pointFormat, recordLength, chunk.pointCount).catch((e) => wrap(e, index));
+      return pool.decodeColumns('laz', compressed, header, chunk.pointCount).catch((e) => wrap(e, index));
     };
     const depth = workers * 2;
     let next = 0;
@@ -105,12 +107,11 @@ async function* readLaz(
         inFlight.push(promise);
       }
       throwIfAborted(options.signal);
-      const records = await inFlight.shift()!;
+      const columns = await inFlight.shift()!;
       const count = chunks[index]!.pointCount;
       for (let start = 0; start < count; start += chunkSize) {
         if (start > 0) throwIfAborted(options.signal);
-        const n = Math.min(chunkSize, count - start);
-        const out = emit(records.subarray(start * recordLength, (start + n) * recordLength), n);
+        const out = clipChunk(sliceChunk(columns, start, Math.min(count, start + chunkSize)), options.bbox);
         if (out.count > 0) yield out;
       }
     }

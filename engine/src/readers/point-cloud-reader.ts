@@ -54,7 +54,11 @@ export function recordsToChunk(
   header: LasHeader,
   bbox: ReadBounds | undefined,
 ): PointChunk {
-  const chunk = decodeRecords(records, count, header);
+  return clipChunk(decodeRecords(records, count, header), bbox);
+}
+
+/** Keeps the points of a chunk inside the optional bbox. */
+export function clipChunk(chunk: PointChunk, bbox: ReadBounds | undefined): PointChunk {
   if (!bbox) return chunk;
   const { x, y, z } = chunk;
   const minZ = bbox.minZ ?? Number.NEGATIVE_INFINITY;

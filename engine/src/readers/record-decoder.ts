@@ -42,19 +42,31 @@ export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLa
   const len = layout.recordLength;
   const [sx, sy, sz] = layout.scale;
   const [ox, oy, oz] = layout.offset;
-  const x = new Float64Array(count);
-  const y = new Float64Array(count);
-  const z = new Float64Array(count);
-  const intensity = new Uint16Array(count);
-  const returnNumber = new Uint8Array(count);
-  const numberOfReturns = new Uint8Array(count);
-  const classification = new Uint8Array(count);
-  const classFlags = new Uint8Array(count);
-  const scanDirection = new Uint8Array(count);
-  const edgeOfFlightLine = new Uint8Array(count);
-  const scanAngle = new Float32Array(count);
-  const userData = new Uint8Array(count);
-  const pointSourceId = new Uint16Array(count);
+  const extended = layout.layout.extended;
+  // One allocation carved into every fixed column (8-byte columns first, so
+  // each view is aligned): allocating and zeroing fourteen buffers per chunk
+  // cost about as much as decoding them.
+  const wide = count * 8;
+  const memory = new ArrayBuffer(3 * wide + count * (4 + 2 + 2 + 7) + (extended ? count : 0));
+  let at = 0;
+  const take = <T>(make: (buffer: ArrayBuffer, offset: number, length: number) => T, bytesPer: number): T => {
+    const view = make(memory, at, count);
+    at += bytesPer * count;
+    return view;
+  };
+  const x = take((b, o, n) => new Float64Array(b, o, n), 8);
+  const y = take((b, o, n) => new Float64Array(b, o, n), 8);
+  const z = take((b, o, n) => new Float64Array(b, o, n), 8);
+  const scanAngle = take((b, o, n) => new Float32Array(b, o, n), 4);
+  const intensity = take((b, o, n) => new Uint16Array(b, o, n), 2);
+  const pointSourceId = take((b, o, n) => new Uint16Array(b, o, n), 2);
+  const returnNumber = take((b, o, n) => new Uint8Array(b, o, n), 1);
+  const numberOfReturns = take((b, o, n) => new Uint8Array(b, o, n), 1);
+  const classification = take((b, o, n) => new Uint8Array(b, o, n), 1);
+  const classFlags = take((b, o, n) => new Uint8Array(b, o, n), 1);
+  const scanDirection = take((b, o, n) => new Uint8Array(b, o, n), 1);
+  const edgeOfFlightLine = take((b, o, n) => new Uint8Array(b, o, n), 1);
+  const userData = take((b, o, n) => new Uint8Array(b, o, n), 1);
   const chunk: PointChunk = {
     count,
     x,
@@ -71,16 +83,15 @@ export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLa
     userData,
     pointSourceId,
   };
-  for (let i = 0, p = 0; i < count; i++, p += len) {
-    x[i] = view.getInt32(p, true) * sx + ox;
-    y[i] = view.getInt32(p + 4, true) * sy + oy;
-    z[i] = view.getInt32(p + 8, true) * sz + oz;
-    intensity[i] = view.getUint16(p + 12, true);
-  }
-  if (layout.layout.extended) {
-    const scannerChannel = new Uint8Array(count);
+  // One pass over the records for every fixed field: each record is touched once.
+  if (extended) {
+    const scannerChannel = take((b, o, n) => new Uint8Array(b, o, n), 1);
     chunk.scannerChannel = scannerChannel;
     for (let i = 0, p = 0; i < count; i++, p += len) {
+      x[i] = view.getInt32(p, true) * sx + ox;
+      y[i] = view.getInt32(p + 4, true) * sy + oy;
+      z[i] = view.getInt32(p + 8, true) * sz + oz;
+      intensity[i] = view.getUint16(p + 12, true);
       const r = bytes[p + 14]!;
       const f = bytes[p + 15]!;
       returnNumber[i] = r & 15;
@@ -96,6 +107,10 @@ export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLa
     }
   } else {
     for (let i = 0, p = 0; i < count; i++, p += len) {
+      x[i] = view.getInt32(p, true) * sx + ox;
+      y[i] = view.getInt32(p + 4, true) * sy + oy;
+      z[i] = view.getInt32(p + 8, true) * sz + oz;
+      intensity[i] = view.getUint16(p + 12, true);
       const r = bytes[p + 14]!;
       const c = bytes[p + 15]!;
       returnNumber[i] = r & 7;
@@ -199,6 +214,23 @@ export function filterChunk(chunk: PointChunk, keep: (i: number) => boolean): Po
       for (let j = 0; j < index.length; j++) copy[j] = column[index[j]!]!;
       out.extra[name] = copy;
     }
+  }
+  return out;
+}
+
+/** Points `start` to `end` of a chunk as views over its columns (no copy). */
+export function sliceChunk(chunk: PointChunk, start: number, end: number): PointChunk {
+  if (start === 0 && end === chunk.count) return chunk;
+  const out = { count: end - start } as PointChunk;
+  const record = out as unknown as Record<string, unknown>;
+  const source = chunk as unknown as Record<string, { subarray(a: number, b: number): unknown } | undefined>;
+  for (const key of COLUMN_KEYS) {
+    const column = source[key];
+    if (column) record[key] = column.subarray(start, end);
+  }
+  if (chunk.extra) {
+    out.extra = {};
+    for (const [name, column] of Object.entries(chunk.extra)) out.extra[name] = column.subarray(start, end);
   }
   return out;
 }
