@@ -20,7 +20,7 @@ import {
 import type { PointBlock } from './point-block.js';
 import { type ColorMode, type ContentOptions, contentUri, writeNodeContent } from './tile-content.js';
 import { ERROR_PER_SPACING, resolveTilerOptions, type TilerOptionsInput } from './tiler-options.js';
-import { TilerPool } from './tiler-pool.js';
+import { acquireTilerPool, releaseTilerPool } from './tiler-pool.js';
 import { type BucketTask, bucketFile, bucketTaskBuffers, childBucketFile, type TilerReply } from './tiler-protocol.js';
 
 /** A point source the tiler can consume (a reader plus its CRS transform). */
@@ -200,7 +200,8 @@ export async function tileInput(
   const tmpRoot = ctx.tmpDir ?? os.tmpdir();
   await mkdir(tmpRoot, { recursive: true });
   const tmp = await mkdtemp(path.join(tmpRoot, 'nuage-tiler-'));
-  const pool = new TilerPool(options.workers);
+  const pool = acquireTilerPool(options.workers);
+  let healthy = false;
   try {
     // Pass 1: read, reproject (interpolated grid straight into the local frame), quantise, bucket.
     ctx.progress?.(0, 'tilesCreation');
@@ -444,6 +445,7 @@ export async function tileInput(
     if (pointCount !== read) {
       throw new Error(`tiler lost points: read ${read}, wrote ${pointCount}`);
     }
+    healthy = true;
     return {
       tilesetPath,
       pointCount,
@@ -460,7 +462,7 @@ export async function tileInput(
       reprojectionError: toLocal.maxError,
     };
   } finally {
-    await pool.close();
+    await releaseTilerPool(pool, healthy);
     await rm(tmp, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { acquireTilerPool, releaseTilerPool } from './tiler-pool.js';
+
+describe('acquireTilerPool', () => {
+  it('hands a healthy pool to the next tiling, and a fresh one when it is taken or unhealthy', async () => {
+    const first = acquireTilerPool(1);
+    const concurrent = acquireTilerPool(1);
+    expect(concurrent).not.toBe(first);
+    await releaseTilerPool(concurrent, false); // failed tiling: closed, never reused
+    await releaseTilerPool(first, true);
+    const second = acquireTilerPool(1);
+    expect(second).toBe(first);
+    expect(second.reusable()).toBe(true);
+    // Another size gets its own pool.
+    const other = acquireTilerPool(0);
+    expect(other).not.toBe(second);
+    await releaseTilerPool(other, true);
+    await releaseTilerPool(second, false);
+    const last = acquireTilerPool(1);
+    expect(last).not.toBe(first);
+    await last.close();
+  });
+});
