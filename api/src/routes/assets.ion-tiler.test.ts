@@ -260,6 +260,20 @@ describe('POST /assets/ion-tiler: one-request multipart upload, then tiling', ()
   });
 
   it('leaves an interrupted upload ABORTED with its partial bytes removed, and uploading again works', async () => {
+    // Tilings started by earlier tests write their own .part files into the store's
+    // tmp folder (CI saw three): let them end, so the folder shows only this upload.
+    await waitFor(
+      async () => {
+        const row = await t.tdb.db
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('state', 'in', ['PENDING', 'PROGRESS'])
+          .executeTakeFirstOrThrow();
+        return Number(row.n) === 0;
+      },
+      120_000,
+      'earlier jobs to end',
+    );
     const p = await createProject(t, ada, 'Interrupted');
     const layer = cloudLayerId(p);
     const res = await send(
