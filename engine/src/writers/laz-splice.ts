@@ -2,150 +2,8 @@ import { open } from 'node:fs/promises';
 import { InvalidInput } from '../core/errors.js';
 import { openFileSource } from '../readers/byte-source.js';
 import { type LasHeader, readLasHeader } from '../readers/las-header.js';
-import {
-  AC_MIN_LENGTH,
-  BitModel,
-  BM_LENGTH_SHIFT,
-  DM_LENGTH_SHIFT,
-  type LazChunk,
-  readLazChunkTable,
-  SymbolModel,
-} from '../readers/laz-chunk-table.js';
-
-/**
- * LASzip's arithmetic encoder (arithmeticencoder.cpp), enough to write a chunk
- * table: bits, symbols and raw bits, with carry propagation into bytes
- * already written. All arithmetic is on unsigned 32-bit values held in
- * doubles (exact below 2^53).
- */
-class ArithmeticEncoder {
-  private base = 0;
-  private length = 0xffffffff;
-  private out: number[] = [];
-
-  private addToBase(x: number): void {
-    const sum = this.base + x;
-    if (sum >= 0x100000000) {
-      this.base = sum - 0x100000000;
-      this.propagateCarry();
-    } else {
-      this.base = sum;
-    }
-  }
-  private propagateCarry(): void {
-    let p = this.out.length - 1;
-    while (p >= 0 && this.out[p] === 0xff) {
-      this.out[p] = 0;
-      p--;
-    }
-    if (p >= 0) this.out[p]!++;
-  }
-  private renorm(): void {
-    do {
-      this.out.push(Math.floor(this.base / 0x1000000));
-      this.base = (this.base % 0x1000000) * 256;
-      this.length *= 256;
-    } while (this.length < AC_MIN_LENGTH);
-  }
-  encodeBit(m: BitModel, bit: number): void {
-    const x = m.bit0Prob * (this.length >>> BM_LENGTH_SHIFT);
-    if (bit === 0) {
-      this.length = x;
-      m.bit0Count++;
-    } else {
-      this.addToBase(x);
-      this.length -= x;
-    }
-    if (this.length < AC_MIN_LENGTH) this.renorm();
-    if (--m.bitsUntilUpdate === 0) m.update();
-  }
-  encodeSymbol(m: SymbolModel, sym: number): void {
-    let x: number;
-    if (sym === m.lastSymbol) {
-      x = m.distribution[sym]! * (this.length >>> DM_LENGTH_SHIFT);
-      this.addToBase(x);
-      this.length -= x;
-    } else {
-      this.length = this.length >>> DM_LENGTH_SHIFT;
-      x = m.distribution[sym]! * this.length;
-      this.addToBase(x);
-      this.length = m.distribution[sym + 1]! * this.length - x;
-    }
-    if (this.length < AC_MIN_LENGTH) this.renorm();
-    m.symbolCount[sym]!++;
-    if (--m.symbolsUntilUpdate === 0) m.update();
-  }
-  writeBits(bits: number, sym: number): void {
-    if (bits > 19) {
-      this.writeShort(sym & 0xffff);
-      sym = Math.floor(sym / 65536);
-      bits -= 16;
-    }
-    this.length = this.length >>> bits;
-    this.addToBase(sym * this.length);
-    if (this.length < AC_MIN_LENGTH) this.renorm();
-  }
-  private writeShort(sym: number): void {
-    this.length = this.length >>> 16;
-    this.addToBase(sym * this.length);
-    if (this.length < AC_MIN_LENGTH) this.renorm();
-  }
-  /** Flushes the final bytes (plus LASzip's three zero bytes) and returns them. */
-  done(): Uint8Array {
-    const initBase = this.base;
-    if (this.length > 2 * AC_MIN_LENGTH) {
-      this.base = (this.base + AC_MIN_LENGTH) % 0x100000000;
-      this.length = AC_MIN_LENGTH >>> 1;
-    } else {
-      this.base = (this.base + (AC_MIN_LENGTH >>> 1)) % 0x100000000;
-      this.length = AC_MIN_LENGTH >>> 9;
-    }
-    if (initBase > this.base) this.propagateCarry();
-    this.renorm();
-    this.out.push(0, 0, 0);
-    return Uint8Array.from(this.out);
-  }
-}
-
-/** IntegerCompressor(enc, 32 bits, contexts, bitsHigh 8), compression only (integercompressor.cpp). */
-class IntegerCompressor {
-  private readonly bitsHigh = 8;
-  private readonly mBits: SymbolModel[];
-  private readonly mCorrector0 = new BitModel();
-  private readonly mCorrector: SymbolModel[] = [];
-  constructor(
-    private readonly enc: ArithmeticEncoder,
-    contexts: number,
-  ) {
-    this.mBits = Array.from({ length: contexts }, () => new SymbolModel(33));
-    for (let i = 1; i <= 32; i++)
-      this.mCorrector[i] = new SymbolModel(i <= this.bitsHigh ? 1 << i : 1 << this.bitsHigh);
-  }
-  compress(pred: number, real: number, context: number): void {
-    let c = (real - pred) | 0;
-    let c1 = c <= 0 ? -c : c - 1;
-    let k = 0;
-    while (c1) {
-      c1 = Math.floor(c1 / 2);
-      k++;
-    }
-    this.enc.encodeSymbol(this.mBits[context]!, k);
-    if (k === 0) {
-      this.enc.encodeBit(this.mCorrector0, c);
-      return;
-    }
-    if (k >= 32) return;
-    c = c < 0 ? c + (2 ** k - 1) : c - 1;
-    if (k <= this.bitsHigh) {
-      this.enc.encodeSymbol(this.mCorrector[k]!, c);
-    } else {
-      const k1 = k - this.bitsHigh;
-      const low = c % 2 ** k1;
-      this.enc.encodeSymbol(this.mCorrector[k]!, Math.floor(c / 2 ** k1));
-      this.enc.writeBits(k1, low);
-    }
-  }
-}
+import { type LazChunk, readLazChunkTable } from '../readers/laz-chunk-table.js';
+import { ArithmeticEncoder, IntegerCompressor } from './laz-encoder.js';
 
 /**
  * Encodes a LAZ chunk table (version 0) as LASzip writes it: point counts
@@ -159,12 +17,13 @@ export function encodeLazChunkTable(chunks: readonly LazChunk[], variable: boole
   view.setUint32(4, chunks.length, true);
   if (chunks.length === 0) return head;
   const enc = new ArithmeticEncoder();
-  const ic = new IntegerCompressor(enc, 2);
+  const ic = new IntegerCompressor(enc, 32, 2);
   for (let i = 0; i < chunks.length; i++) {
     if (variable) ic.compress(i ? chunks[i - 1]!.pointCount : 0, chunks[i]!.pointCount, 0);
     ic.compress(i ? chunks[i - 1]!.byteLength : 0, chunks[i]!.byteLength, 1);
   }
-  const body = enc.done();
+  enc.done();
+  const body = enc.out;
   const out = new Uint8Array(8 + body.length);
   out.set(head);
   out.set(body, 8);
