@@ -10,6 +10,9 @@ import {
   throwIfAborted,
 } from './point-cloud-reader.js';
 
+/** Blocks read ahead of the one being decoded. */
+const READ_AHEAD = 4;
+
 /** Reader metadata (loaders.gl style): id, extensions and magic bytes. */
 export const LAS_READER = { id: 'readers.las', name: 'LAS', extensions: ['las'], magic: 'LASF' } as const;
 
@@ -33,31 +36,43 @@ export function createLasReader(source: ByteSource, header: LasHeader, crs: CrsI
       const length = header.recordLength;
       const total = header.pointCount;
 
-      // Two buffers: the next read is in flight while the current one is decoded,
-      // so disk and CPU overlap (the decoded columns are copies, buffers are reused).
+      // A ring of READ_AHEAD buffers: the next reads are in flight while the
+      // current block is decoded, so the disk (which serves several requests
+      // at once) and the CPU overlap. The columns are decoded out of the
+      // buffers, which are reused.
       const size = Math.min(chunkSize, Math.max(1, total)) * length;
-      const buffers = [new Uint8Array(size), new Uint8Array(size)];
-      const readAt = (start: number, which: number) =>
-        source.read(
-          header.pointDataOffset + start * length,
-          Math.min(chunkSize, total - start) * length,
-          buffers[which],
-        );
-      let pending: Promise<Uint8Array> | null = total > 0 ? readAt(0, 0) : null;
-      let which = 0;
+      const depth = Math.min(READ_AHEAD, Math.max(1, Math.ceil(total / chunkSize)));
+      const buffers = Array.from({ length: depth }, () => new Uint8Array(size));
+      const pending: Promise<Uint8Array>[] = [];
+      let next = 0;
+      const fill = () => {
+        while (next < total && pending.length < depth) {
+          const start = next;
+          const read = source.read(
+            header.pointDataOffset + start * length,
+            Math.min(chunkSize, total - start) * length,
+            buffers[(start / chunkSize) % depth],
+          );
+          read.catch(() => {}); // awaited in order below
+          pending.push(read);
+          next += chunkSize;
+        }
+      };
+      let recycled: ArrayBuffer | undefined;
       try {
+        fill();
         for (let start = 0; start < total; start += chunkSize) {
           throwIfAborted(options.signal);
           const count = Math.min(chunkSize, total - start);
-          const bytes = await pending!;
-          const next = start + chunkSize;
-          which ^= 1;
-          pending = next < total ? readAt(next, which) : null;
-          const chunk = recordsToChunk(bytes, count, header, options.bbox);
+          const bytes = await pending.shift()!;
+          const chunk = recordsToChunk(bytes, count, header, options.bbox, recycled);
+          // The buffer just decoded is free again: queue the next read into it.
+          fill();
+          if (options.reuse) recycled = chunk.x.buffer as ArrayBuffer;
           if (chunk.count > 0) yield chunk;
         }
       } finally {
-        await pending?.catch(() => {});
+        await Promise.allSettled(pending);
       }
     },
     close: () => source.close(),

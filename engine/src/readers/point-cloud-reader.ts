@@ -25,6 +25,12 @@ export interface ReadOptions {
   resolution?: number;
   /** LAZ only: worker threads decoding chunks in parallel (default: available cores, 0 = decode inline). */
   workers?: number;
+  /**
+   * LAS only: each chunk's columns are overwritten by the next chunk (no
+   * allocation, no garbage per chunk). For consumers that copy what they keep
+   * before asking for the next chunk.
+   */
+  reuse?: boolean;
 }
 
 /** A streaming reader over one LAS, LAZ or COPC file. */
@@ -53,8 +59,9 @@ export function recordsToChunk(
   count: number,
   header: LasHeader,
   bbox: ReadBounds | undefined,
+  reuse?: ArrayBuffer,
 ): PointChunk {
-  return clipChunk(decodeRecords(records, count, header), bbox);
+  return clipChunk(decodeRecords(records, count, header, reuse), bbox);
 }
 
 /** Keeps the points of a chunk inside the optional bbox. */

@@ -37,17 +37,19 @@ function readExtra(view: DataView, at: number, field: ExtraBytesField): number {
  * DataView over the whole buffer and one tight loop per column group (no
  * per-point objects). Coordinates are scaled and offset.
  */
-export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLayout): PointChunk {
+export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLayout, reuse?: ArrayBuffer): PointChunk {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const len = layout.recordLength;
   const [sx, sy, sz] = layout.scale;
   const [ox, oy, oz] = layout.offset;
   const extended = layout.layout.extended;
+  const { gpsTime: gpsAt, rgb: rgbAt, nir: nirAt } = layout.layout;
   // One allocation carved into every fixed column (8-byte columns first, so
-  // each view is aligned): allocating and zeroing fourteen buffers per chunk
-  // cost about as much as decoding them.
-  const wide = count * 8;
-  const memory = new ArrayBuffer(3 * wide + count * (4 + 2 + 2 + 7) + (extended ? count : 0));
+  // each view is aligned): allocating and zeroing sixteen buffers per chunk
+  // cost about as much as decoding them. `reuse` (a streaming reader's
+  // recycled memory) saves even that one.
+  const needed = columnBytes(count, layout);
+  const memory = reuse && reuse.byteLength >= needed ? reuse : new ArrayBuffer(needed);
   let at = 0;
   const take = <T>(make: (buffer: ArrayBuffer, offset: number, length: number) => T, bytesPer: number): T => {
     const view = make(memory, at, count);
@@ -57,9 +59,14 @@ export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLa
   const x = take((b, o, n) => new Float64Array(b, o, n), 8);
   const y = take((b, o, n) => new Float64Array(b, o, n), 8);
   const z = take((b, o, n) => new Float64Array(b, o, n), 8);
+  const gpsTime = gpsAt >= 0 ? take((b, o, n) => new Float64Array(b, o, n), 8) : undefined;
   const scanAngle = take((b, o, n) => new Float32Array(b, o, n), 4);
   const intensity = take((b, o, n) => new Uint16Array(b, o, n), 2);
   const pointSourceId = take((b, o, n) => new Uint16Array(b, o, n), 2);
+  const red = rgbAt >= 0 ? take((b, o, n) => new Uint16Array(b, o, n), 2) : undefined;
+  const green = rgbAt >= 0 ? take((b, o, n) => new Uint16Array(b, o, n), 2) : undefined;
+  const blue = rgbAt >= 0 ? take((b, o, n) => new Uint16Array(b, o, n), 2) : undefined;
+  const nir = nirAt >= 0 ? take((b, o, n) => new Uint16Array(b, o, n), 2) : undefined;
   const returnNumber = take((b, o, n) => new Uint8Array(b, o, n), 1);
   const numberOfReturns = take((b, o, n) => new Uint8Array(b, o, n), 1);
   const classification = take((b, o, n) => new Uint8Array(b, o, n), 1);
@@ -124,16 +131,11 @@ export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLa
       pointSourceId[i] = view.getUint16(p + 18, true);
     }
   }
-  const { gpsTime: gpsAt, rgb: rgbAt, nir: nirAt } = layout.layout;
-  if (gpsAt >= 0) {
-    const gpsTime = new Float64Array(count);
+  if (gpsTime) {
     for (let i = 0, p = gpsAt; i < count; i++, p += len) gpsTime[i] = view.getFloat64(p, true);
     chunk.gpsTime = gpsTime;
   }
-  if (rgbAt >= 0) {
-    const red = new Uint16Array(count);
-    const green = new Uint16Array(count);
-    const blue = new Uint16Array(count);
+  if (red && green && blue) {
     for (let i = 0, p = rgbAt; i < count; i++, p += len) {
       red[i] = view.getUint16(p, true);
       green[i] = view.getUint16(p + 2, true);
@@ -143,8 +145,7 @@ export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLa
     chunk.green = green;
     chunk.blue = blue;
   }
-  if (nirAt >= 0) {
-    const nir = new Uint16Array(count);
+  if (nir) {
     for (let i = 0, p = nirAt; i < count; i++, p += len) nir[i] = view.getUint16(p, true);
     chunk.nir = nir;
   }
@@ -160,6 +161,14 @@ export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLa
     chunk.extra = extra;
   }
   return chunk;
+}
+
+/** Bytes of the fixed columns {@link decodeRecords} carves for `count` points of this layout. */
+export function columnBytes(count: number, layout: RecordLayout): number {
+  const { extended, gpsTime, rgb, nir } = layout.layout;
+  const eightByte = 3 + (gpsTime >= 0 ? 1 : 0);
+  const twoByte = 2 + (rgb >= 0 ? 3 : 0) + (nir >= 0 ? 1 : 0);
+  return count * (8 * eightByte + 4 + 2 * twoByte + 7 + (extended ? 1 : 0));
 }
 
 const COLUMN_KEYS = [

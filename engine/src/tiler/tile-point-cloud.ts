@@ -52,7 +52,8 @@ export async function tilePointCloud(
         bounds,
         hasColor: RGB_FORMATS.has(header.pointFormat),
         toEcef: (x, y, z, n) => exact.forward(x, y, z, n),
-        chunks: (signal) => reader.read({ chunkSize: 65536, ...(signal ? { signal } : {}) }),
+        // The tiler copies what it keeps from each chunk: LAS columns can be reused.
+        chunks: (signal) => reader.read({ chunkSize: 65536, reuse: true, ...(signal ? { signal } : {}) }),
       },
       outDir,
       resolved,
