@@ -22,7 +22,7 @@ import { type ProcessingOptions, processingOptionsSchema } from '../services/pro
 import { LAYER_NAMES, LAYER_OF_ASSET } from '../services/project-view.js';
 import { processingRefusal, standingOf } from '../services/subscription.service.js';
 import { classifyError, defineJobTask, type JobFailure, PermanentJobError } from './job-runner.js';
-import { renderProcessingMail } from './processing-mail.js';
+import { REFUSAL_CODES, renderProcessingMail } from './processing-mail.js';
 import { PROCESSING_PRODUCTS } from './products/index.js';
 import type { ProcessingProduct, ProductOutput } from './products/product.js';
 import { contentTypeOf, localCopy, uploadFile, uploadFolder } from './store-io.js';
@@ -69,7 +69,7 @@ interface ProductRun {
  * once (charge key per job); the owner gets a mail either way.
  */
 export function processingTask(deps: AppDeps, workerId: string): Task {
-  const mailOutcome = async (job: JobRow, outcome: 'success' | 'failure', details: string[]) => {
+  const mailOutcome = async (job: JobRow, outcome: 'success' | 'failure' | 'refused', details: string[]) => {
     const project = await findProject(deps.database.db, job.project_id);
     if (!project) return;
     const owner = await deps.database.db
@@ -78,10 +78,12 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
       .where('id', '=', project.owner_id)
       .executeTakeFirst();
     if (!owner) return;
-    const link = `${deps.config.PUBLIC_URL.replace(/\/$/, '')}/#/projects/${project.id}`;
+    const base = deps.config.PUBLIC_URL.replace(/\/$/, '');
+    const link = `${base}/#/projects/${project.id}`;
+    const buyLink = `${base}/#/user/subscription/buy`;
     await mailer(deps).send(
       owner.email,
-      renderProcessingMail({ outcome, projectName: project.name, link, details }, owner.prefer_language),
+      renderProcessingMail({ outcome, projectName: project.name, link, buyLink, details }, owner.prefer_language),
     );
   };
 
@@ -220,7 +222,7 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
       };
     },
     async afterFailure(job, failure) {
-      await mailOutcome(job, 'failure', [failure.message]);
+      await mailOutcome(job, REFUSAL_CODES.has(failure.code) ? 'refused' : 'failure', [failure.message]);
     },
   });
 }

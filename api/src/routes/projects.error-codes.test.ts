@@ -393,6 +393,19 @@ describe('spec §8 upload and processing errors, each triggered through the real
     expect(failed).toMatchObject({ error_code: 'INSUFFICIENT_CREDITS', attempts: 1 });
     expect(failed.error_message).toContain('1 ha left');
     expect(await t.tdb.db.selectFrom('charges').selectAll().execute()).toEqual([]);
+    // The owner's mail says what to do: buy credits (a link to the buy page), not "contact support".
+    const outbox = path.join(t.dataDir, 'outbox');
+    const mail = await waitFor(async () => {
+      for (const f of await readdir(outbox).catch(() => [] as string[])) {
+        const text = (await readFile(path.join(outbox, f), 'utf8')).replace(/=\n/g, '');
+        if (text.includes('did not start')) return text;
+      }
+      return null;
+    }, 10_000);
+    expect(mail).toContain('To: ada@example.com');
+    expect(mail).toContain('Subscribe or buy credits');
+    expect(mail).toContain('/#/user/subscription/buy');
+    expect(mail).not.toContain('contact support');
   });
 
   it('Processing failure: contact support (the job fails with its reason; the mail asks to contact support)', async () => {
