@@ -20,7 +20,7 @@ import { mailer } from '../mail/mailer.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
 import { type ProcessingOptions, processingOptionsSchema } from '../services/processing-options.js';
 import { LAYER_NAMES, LAYER_OF_ASSET } from '../services/project-view.js';
-import { processingRefusal, standingOf } from '../services/subscription.service.js';
+import { processingRefusal, reserveCredits, standingOf } from '../services/subscription.service.js';
 import { classifyError, defineJobTask, type JobFailure, PermanentJobError } from './job-runner.js';
 import { REFUSAL_CODES, renderProcessingMail } from './processing-mail.js';
 import { PROCESSING_PRODUCTS } from './products/index.js';
@@ -117,7 +117,9 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
         );
       }
       // Checked again when it starts: credits may have gone to another project since the request.
-      const refusal = processingRefusal(await standingOf(deps, owner!.owner_id), owner!.area_hectares);
+      // Processings queued before this one take their credits first.
+      const standing = await reserveCredits(db, await standingOf(deps, owner!.owner_id), owner!.owner_id, job.id);
+      const refusal = processingRefusal(standing, owner!.area_hectares);
       if (refusal) throw new PermanentJobError(refusal.code, refusal.message);
       await ctx.step('startLasDownload', 1);
       const inputPath = await localCopy(deps.storage, input.key, ctx.tmpDir, (f) => ctx.progress(1 + 4 * f));

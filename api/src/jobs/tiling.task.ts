@@ -6,7 +6,7 @@ import { findAsset, listAssetFiles, setAssetStatus, updateAsset } from '../db/qu
 import { enqueueJob, failWaitingProcessing, latestJob, updateJob } from '../db/queries/jobs.queries.js';
 import { findProject, setProjectStatus } from '../db/queries/projects.queries.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
-import { processingRefusal, standingOf } from '../services/subscription.service.js';
+import { processingRefusal, reserveCredits, standingOf } from '../services/subscription.service.js';
 import { defineJobTask, type JobFailure, PermanentJobError } from './job-runner.js';
 import { ensureQueue, MAX_ATTEMPTS } from './queue.js';
 import { localCopy, uploadFolder } from './store-io.js';
@@ -102,7 +102,9 @@ export function tilingTask(deps: AppDeps, workerId: string): Task {
             // The area is measured now: a processing the subscription or the credits cannot
             // cover ends here, with its reason, instead of running.
             const project = await findProject(trx, asset.project_id);
-            const standing = project ? await standingOf(deps, project.owner_id, trx) : null;
+            const standing = project
+              ? await reserveCredits(trx, await standingOf(deps, project.owner_id, trx), project.owner_id, waiting.id)
+              : null;
             const refusal = standing ? processingRefusal(standing, project?.area_hectares ?? null) : null;
             if (refusal) {
               await updateJob(trx, waiting.id, {

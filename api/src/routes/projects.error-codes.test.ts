@@ -17,6 +17,7 @@ import {
   uploadUrl,
   waitFor,
 } from '../../test/projects.js';
+import { insertJob } from '../db/queries/jobs.queries.js';
 import { writeUserLimits } from '../db/queries/limits.queries.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.codes.js';
 import type { WorkerHandle } from '../worker/runner.js';
@@ -436,5 +437,30 @@ describe('spec §8 upload and processing errors, each triggered through the real
       return null;
     }, 10_000);
     expect(mail).toContain('To: ada@example.com');
+  });
+
+  it('reserves credits: hectares of processings already queued are not available to another', async () => {
+    // Another project of Ada's, as large as the ready one, with a processing accepted and not yet run.
+    const other = await createProject(t, ada, 'Queued elsewhere');
+    await t.tdb.db.updateTable('projects').set({ area_hectares: ready.area }).where('id', '=', other.id).execute();
+    const queued = await insertJob(t.tdb.db, {
+      kind: 'PROCESSING',
+      projectId: other.id,
+      assetId: null,
+      userId: ada.id,
+      state: 'PENDING',
+    });
+    try {
+      await standing({ creditsAllowance: 1.5 * ready.area });
+      const res = await processReady();
+      const body = await json(res);
+      expect([res.status, body.error?.code]).toEqual([402, 'INSUFFICIENT_CREDITS']);
+      expect(body.error.details).toEqual({
+        required: Math.ceil(ready.area * 100) / 100,
+        available: Math.floor(0.5 * ready.area * 100) / 100,
+      });
+    } finally {
+      await t.tdb.db.deleteFrom('jobs').where('id', '=', queued.id).execute();
+    }
   });
 });

@@ -19,7 +19,7 @@ import { AppError } from '../errors.js';
 import { ensureQueue, MAX_ATTEMPTS } from '../jobs/queue.js';
 import { projectFor, type Viewer } from './access.service.js';
 import { type ProcessingOptions, processingOptionsSchema } from './processing-options.js';
-import { processingRefusal, standingOf } from './subscription.service.js';
+import { processingRefusal, reserveCredits, standingOf } from './subscription.service.js';
 
 /**
  * Creates a job row in PENDING and queues its graphile-worker task, both in
@@ -103,7 +103,7 @@ export async function requestProcessing(
         'the area of the point cloud could not be calculated: contact support',
       );
     }
-    const creditRefusal = processingRefusal(standing, area);
+    const creditRefusal = processingRefusal(await reserveCredits(trx, standing, project.owner_id), area);
     if (creditRefusal) throw creditRefusal;
     if (cloud.status === 'READY') {
       return queueNewJob(trx, { kind: 'PROCESSING', projectId: project.id, assetId: cloud.id, userId, options });

@@ -93,6 +93,31 @@ export function processingRefusal(standing: Standing, areaHectares: number | nul
   return null;
 }
 
+/**
+ * The standing less the credits that the owner's processings queued or
+ * running before `beforeJobId` (every one when absent) will take when they
+ * succeed. Credits are reserved first come, first served, so two processings
+ * can never both count on the same hectares; `db` may be a transaction.
+ */
+export async function reserveCredits(
+  db: Kysely<Database>,
+  standing: Standing,
+  ownerId: string,
+  beforeJobId?: string,
+): Promise<Standing> {
+  let query = db
+    .selectFrom('jobs')
+    .innerJoin('projects', 'projects.id', 'jobs.project_id')
+    .select((eb) => eb.fn.sum<string | number | null>('projects.area_hectares').as('hectares'))
+    .where('projects.owner_id', '=', ownerId)
+    .where('jobs.kind', '=', 'PROCESSING')
+    .where('jobs.state', 'in', ['PENDING', 'PROGRESS']);
+  if (beforeJobId !== undefined) query = query.where('jobs.id', '<', beforeJobId);
+  const row = await query.executeTakeFirst();
+  const reserved = Number(row?.hectares ?? 0);
+  return reserved > 0 ? { ...standing, credits: standing.credits - reserved } : standing;
+}
+
 /** Throws the refusal of {@link uploadRefusal} for a user, if any. */
 export async function checkUploadStanding(deps: AppDeps, userId: string): Promise<void> {
   const refusal = uploadRefusal(await standingOf(deps, userId));
