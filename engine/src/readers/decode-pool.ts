@@ -26,11 +26,10 @@ function ownBuffer(bytes: Uint8Array): ArrayBuffer {
 }
 
 /**
- * A small pool of worker threads decoding point data: LAZ chunks (lazjs or
- * laz-perf) and raw LAS records into columns. LAZ chunks and record blocks
- * are independent, so decoding spreads over every core; buffers travel both
- * ways by transfer (no copy), and the reading thread is left with almost no
- * work per point.
+ * A small pool of worker threads decoding LAZ chunks (lazjs or laz-perf),
+ * to raw records or straight to columns. Chunks are independent, so decoding
+ * spreads over every core; buffers travel both ways by transfer (no copy),
+ * and the reading thread is left with almost no work per point.
  */
 export class DecodePool {
   private readonly workers: Worker[] = [];
@@ -67,17 +66,13 @@ export class DecodePool {
   /** Decodes one compressed LAZ chunk to raw records (the buffer is transferred to the worker). */
   decode(compressed: Uint8Array, pointFormat: number, recordLength: number, pointCount: number): Promise<Uint8Array> {
     const bytes = ownBuffer(compressed);
-    return this.submit({ kind: 'laz', bytes, pointFormat, recordLength, pointCount }, [bytes]) as Promise<Uint8Array>;
+    return this.submit({ bytes, pointFormat, recordLength, pointCount }, [bytes]) as Promise<Uint8Array>;
   }
 
-  /**
-   * Decodes `pointCount` points to columns: a compressed LAZ chunk
-   * (`kind` 'laz') or raw LAS records ('las'). The bytes are transferred.
-   */
-  decodeColumns(kind: 'laz' | 'las', data: Uint8Array, layout: RecordLayout, pointCount: number): Promise<PointChunk> {
-    const bytes = ownBuffer(data);
+  /** Decodes the `pointCount` points of a compressed chunk to columns (the bytes are transferred). */
+  decodeColumns(compressed: Uint8Array, layout: RecordLayout, pointCount: number): Promise<PointChunk> {
+    const bytes = ownBuffer(compressed);
     const message = {
-      kind,
       bytes,
       pointFormat: layout.pointFormat,
       recordLength: layout.recordLength,

@@ -1,6 +1,6 @@
-// Worker thread of decode-pool.ts: decodes LAZ chunks (lazjs or laz-perf) and
-// turns raw LAS point records into columns, so the reading thread only
-// receives transferred typed arrays. laz-decode.mjs and record-decoder.ts are
+// Worker thread of decode-pool.ts: decodes LAZ chunks (lazjs or laz-perf) to
+// raw records or to columns, so the reading thread only receives transferred
+// typed arrays. laz-decode.mjs and record-decoder.ts are
 // TypeScript-loaded, so the TypeScript loader (tsx) is registered first, as
 // tiler.worker.mjs does.
 import { parentPort } from 'node:worker_threads';
@@ -20,9 +20,12 @@ function buffersOf(chunk) {
 
 parentPort.on('message', async (task) => {
   try {
-    const bytes = new Uint8Array(task.bytes);
-    const records =
-      task.kind === 'laz' ? await decodeLazChunk(bytes, task.pointFormat, task.recordLength, task.pointCount) : bytes;
+    const records = await decodeLazChunk(
+      new Uint8Array(task.bytes),
+      task.pointFormat,
+      task.recordLength,
+      task.pointCount,
+    );
     if (!task.layout) {
       parentPort.postMessage({ id: task.id, records: records.buffer }, [records.buffer]);
       return;

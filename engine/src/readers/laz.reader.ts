@@ -96,7 +96,7 @@ async function* readLaz(
     const decodeOne = async (index: number): Promise<PointChunk> => {
       const chunk = chunks[index]!;
       const compressed = await source.read(chunk.offset, chunk.byteLength);
-      return pool.decodeColumns('laz', compressed, header, chunk.pointCount).catch((e) => wrap(e, index));
+      return pool.decodeColumns(compressed, header, chunk.pointCount).catch((e) => wrap(e, index));
     };
     const depth = workers * 2;
     let next = 0;

@@ -1,9 +1,74 @@
-import { AC_MIN_LENGTH, BitModel, BM_LENGTH_SHIFT, DM_LENGTH_SHIFT, SymbolModel } from '../readers/laz-chunk-table.js';
-
 // LASzip's arithmetic encoder and integer compressor (arithmeticencoder.cpp,
 // integercompressor.cpp), over the same adaptive models as the decoders. All
 // arithmetic is on unsigned 32-bit values held in doubles (exact below 2^53).
 // Used to write LAZ chunk tables (laz-splice.ts) and, in tests, whole chunks.
+// Decoding is lazjs's (readers/lazjs), which keeps its models in one arena.
+
+const AC_MIN_LENGTH = 0x01000000;
+const BM_LENGTH_SHIFT = 13;
+const BM_MAX_COUNT = 1 << BM_LENGTH_SHIFT;
+const DM_LENGTH_SHIFT = 15;
+const DM_MAX_COUNT = 1 << DM_LENGTH_SHIFT;
+
+/** LASzip's adaptive bit model (arithmeticmodel.cpp). */
+export class BitModel {
+  bit0Count = 1;
+  bitCount = 2;
+  bit0Prob = 1 << (BM_LENGTH_SHIFT - 1);
+  updateCycle = 4;
+  bitsUntilUpdate = 4;
+  update(): void {
+    this.bitCount += this.updateCycle;
+    if (this.bitCount > BM_MAX_COUNT) {
+      this.bitCount = (this.bitCount + 1) >>> 1;
+      this.bit0Count = (this.bit0Count + 1) >>> 1;
+      if (this.bit0Count === this.bitCount) this.bitCount++;
+    }
+    const scale = Math.floor(0x80000000 / this.bitCount);
+    this.bit0Prob = Math.floor((this.bit0Count * scale) / 2 ** (31 - BM_LENGTH_SHIFT));
+    this.updateCycle = Math.min((5 * this.updateCycle) >>> 2, 64);
+    this.bitsUntilUpdate = this.updateCycle;
+  }
+}
+
+/** LASzip's adaptive symbol model (arithmeticmodel.cpp), encoder side (no decoder table). */
+export class SymbolModel {
+  readonly symbols: number;
+  readonly distribution: Uint32Array;
+  readonly symbolCount: Uint32Array;
+  totalCount = 0;
+  updateCycle: number;
+  symbolsUntilUpdate = 0;
+  readonly lastSymbol: number;
+  constructor(symbols: number) {
+    this.symbols = symbols;
+    this.lastSymbol = symbols - 1;
+    this.distribution = new Uint32Array(symbols);
+    this.symbolCount = new Uint32Array(symbols).fill(1);
+    this.updateCycle = symbols;
+    this.update();
+    this.updateCycle = (symbols + 6) >>> 1;
+    this.symbolsUntilUpdate = this.updateCycle;
+  }
+  update(): void {
+    this.totalCount += this.updateCycle;
+    if (this.totalCount > DM_MAX_COUNT) {
+      this.totalCount = 0;
+      for (let n = 0; n < this.symbols; n++) {
+        this.symbolCount[n] = (this.symbolCount[n]! + 1) >>> 1;
+        this.totalCount += this.symbolCount[n]!;
+      }
+    }
+    let sum = 0;
+    const scale = Math.floor(0x80000000 / this.totalCount);
+    for (let k = 0; k < this.symbols; k++) {
+      this.distribution[k] = Math.floor((scale * sum) / 2 ** (31 - DM_LENGTH_SHIFT));
+      sum += this.symbolCount[k]!;
+    }
+    this.updateCycle = Math.min((5 * this.updateCycle) >>> 2, (this.symbols + 6) << 3);
+    this.symbolsUntilUpdate = this.updateCycle;
+  }
+}
 
 /** The encoder; `out` holds the bytes written so far (`done()` flushes the last ones). */
 export class ArithmeticEncoder {

@@ -4,8 +4,7 @@
 // at hand are all point format 1; this encoder makes chunks of formats 0, 2
 // and 3 and extra bytes, which laz-perf (the reference decoder) then checks.
 
-import { ArithmeticEncoder, IntegerCompressor } from '../../../writers/laz-encoder.js';
-import { SymbolModel } from '../../laz-chunk-table.js';
+import { ArithmeticEncoder, IntegerCompressor, SymbolModel } from '../../../writers/laz-encoder.js';
 
 const NUMBER_RETURN_MAP = [
   [15, 14, 13, 12, 11, 10, 9, 8],
