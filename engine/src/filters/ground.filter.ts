@@ -125,7 +125,11 @@ export function groundFilter(
     if (Math.abs(zs[i]! - zi) <= threshold + scalar * s) ground[i] = 1;
   }
   // Each pass halves the seed cell so the TIN follows convex breaks (bank tops) the coarse one cuts.
-  for (let pass = 0; pass < o.envelopePasses && o.envelopeCell > 0; pass++) {
+  // A sparse cloud (thinned, or a few points per 10 m²) has no lower envelope to
+  // follow: seeds two spacings apart flatten every ridge between them, so the
+  // refinement runs only where its first cell holds a few points.
+  const envelopeFits = o.envelopeCell / hu >= 2 * spacing;
+  for (let pass = 0; envelopeFits && pass < o.envelopePasses && o.envelopeCell > 0; pass++) {
     refineOnEnvelope(
       cloud,
       exclude,
