@@ -95,31 +95,42 @@ async function timeAsync(fn: () => Promise<unknown>, runs = 3): Promise<number> 
  * vendor labels every ground return. Large: the vendor's ground is a thinned
  * lower envelope, and points no geometric filter can tell from it were left
  * unclassified — a ceiling on any filter's agreement with that vendor.
+ * `kappaOutsideVendorBand` is a diagnostic, not the target: our kappa with
+ * those vendor 0/1 points within 10 cm left out of the comparison, i.e. the
+ * agreement on the points the vendor's surface does not make ambiguous.
  */
 async function vendorAmbiguity(
   cloud: PointChunk,
   vendor: Uint8Array<ArrayBuffer>,
+  ground: Uint8Array,
   units: { unitToMetre: number; verticalUnitToMetre: number },
-): Promise<{ vendorUnlabelledWithin5cmPctOfGround: number; vendorUnlabelledWithin10cmPctOfGround: number }> {
+): Promise<{
+  vendorUnlabelledWithin5cmPctOfGround: number;
+  vendorUnlabelledWithin10cmPctOfGround: number;
+  kappaOutsideVendorBand: number;
+}> {
   const dtm = await buildDtm(
     { chunks: [{ ...cloud, classification: vendor }], crs: null },
     { resolutionCm: 100, unitToMetre: units.unitToMetre, workers: 0 },
   );
-  let ground = 0;
+  let vendorGround = 0;
   let within5 = 0;
   let within10 = 0;
+  const outsideBand = vendor.slice();
   for (let i = 0; i < cloud.count; i++) {
     const c = vendor[i]!;
-    if (c === 2) ground++;
+    if (c === 2) vendorGround++;
     if (c !== 0 && c !== 1) continue;
     const h = Math.abs((cloud.z[i]! - sampleBilinear(dtm, cloud.x[i]!, cloud.y[i]!)) * units.verticalUnitToMetre);
     if (!(h <= 0.1)) continue;
     within10++;
+    outsideBand[i] = 12; // overlap: a class the comparison leaves out
     if (h <= 0.05) within5++;
   }
   return {
-    vendorUnlabelledWithin5cmPctOfGround: round((100 * within5) / Math.max(1, ground), 1),
-    vendorUnlabelledWithin10cmPctOfGround: round((100 * within10) / Math.max(1, ground), 1),
+    vendorUnlabelledWithin5cmPctOfGround: round((100 * within5) / Math.max(1, vendorGround), 1),
+    vendorUnlabelledWithin10cmPctOfGround: round((100 * within10) / Math.max(1, vendorGround), 1),
+    kappaOutsideVendorBand: round(groundAgreement(ground, outsideBand, cloud.count).kappa),
   };
 }
 
@@ -168,7 +179,7 @@ async function qualityPerFile() {
     });
     let groundPoints = 0;
     for (let i = 0; i < cloud.count; i++) groundPoints += ground[i]!;
-    const ambiguity = await vendorAmbiguity(cloud, vendor, units);
+    const ambiguity = await vendorAmbiguity(cloud, vendor, ground, units);
     rows.push({
       file,
       points: cloud.count,
