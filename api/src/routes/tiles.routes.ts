@@ -6,7 +6,14 @@ import { cors } from 'hono/cors';
 import type { AppDeps, AppEnv } from '../context.js';
 import type { ErrorBody } from '../errors.js';
 import { contentTypeOf } from '../jobs/store-io.js';
-import { splitTilePath, verifyFileSignature, verifyTilesSignature } from '../services/tiles.service.js';
+import {
+  grantMaxAge,
+  splitGrantPath,
+  splitTilePath,
+  type UrlCheck,
+  verifyFileSignature,
+  verifyTilesSignature,
+} from '../services/tiles.service.js';
 
 /** Content types worth compressing (GLB and PNG are compressed already). */
 const COMPRESSIBLE = /^(application\/(json|geo\+json)|text\/)/;
@@ -120,15 +127,24 @@ function restOf(c: Context, kind: string): { sig: string; exp: string; path: str
   }
 }
 
+/** The 403 of a tile or download URL that does not open its file (any more). */
+function refuse(c: Context, check: Exclude<UrlCheck, 'ok'>, what: 'tile' | 'download') {
+  if (check === 'expired') return fail(c, 403, 'TILE_URL_EXPIRED', `this ${what} URL has expired: ask for a new one`);
+  if (check === 'revoked') {
+    return fail(c, 403, 'TILE_URL_INVALID', `this ${what} URL came with a share link that was revoked`);
+  }
+  return fail(c, 403, 'TILE_URL_INVALID', `this ${what} URL is not valid`);
+}
+
 function maxAge(exp: string): number {
   return Math.max(0, Math.min(86_400, Number(exp) - Math.floor(Date.now() / 1000)));
 }
 
 /**
  * `/tiles`: 3D Tiles and raster tiles at signed, expiring URLs (no database
- * round trip per tile: the signature covers the asset's tile prefix), and
- * signed file downloads (Range supported). CORS is open: the URLs are the
- * credentials.
+ * round trip per tile: the signature covers the asset's tile prefix, and a
+ * share link's grant is checked in a per-process cache), and signed file
+ * downloads (Range supported). CORS is open: the URLs are the credentials.
  */
 export function tilesRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -145,17 +161,21 @@ export function tilesRoutes(deps: AppDeps) {
 
   const tile = async (c: Context, kind: 's' | 'raster') => {
     const r = restOf(c, kind);
-    const split = r ? splitTilePath(r.path) : null;
-    if (!r || !split) return fail(c, 404, 'NOT_FOUND', 'not a tile URL');
-    const check = await verifyTilesSignature(deps, r.sig, r.exp, split.prefix);
-    if (check === 'bad-signature') return fail(c, 403, 'TILE_URL_INVALID', 'this tile URL is not valid');
-    if (check === 'expired') return fail(c, 403, 'TILE_URL_EXPIRED', 'this tile URL has expired: ask for a new one');
-    // Tiles under a run prefix never change: cacheable until the URL expires.
+    if (!r) return fail(c, 404, 'NOT_FOUND', 'not a tile URL');
+    const g = splitGrantPath(r.path);
+    if (!g) return refuse(c, 'bad-signature', 'tile');
+    const split = splitTilePath(g.path);
+    if (!split) return fail(c, 404, 'NOT_FOUND', 'not a tile URL');
+    const check = await verifyTilesSignature(deps, r.sig, r.exp, split.prefix, g.grant);
+    if (check !== 'ok') return refuse(c, check, 'tile');
+    // Tiles under a run prefix never change: cacheable until the URL expires
+    // (60 s for a share link's URL, so that revoking it holds in HTTP caches too).
+    const age = grantMaxAge(g.grant, maxAge(r.exp));
     return serveObject(
       c,
       deps.storage.tiles,
       `${split.prefix}${split.rest}`,
-      `public, max-age=${maxAge(r.exp)}, immutable`,
+      g.grant ? `private, max-age=${age}` : `public, max-age=${age}, immutable`,
     );
   };
   app.get('/s/*', (c) => tile(c, 's'));
@@ -164,13 +184,13 @@ export function tilesRoutes(deps: AppDeps) {
   app.get('/files/*', async (c) => {
     const r = restOf(c, 'files');
     if (!r) return fail(c, 404, 'NOT_FOUND', 'not a file URL');
+    const g = splitGrantPath(r.path);
+    if (!g) return refuse(c, 'bad-signature', 'download');
     const name = c.req.query('name') ?? '';
-    const check = await verifyFileSignature(deps, r.sig, r.exp, r.path, name);
-    if (check === 'bad-signature') return fail(c, 403, 'TILE_URL_INVALID', 'this download URL is not valid');
-    if (check === 'expired')
-      return fail(c, 403, 'TILE_URL_EXPIRED', 'this download URL has expired: ask for a new one');
+    const check = await verifyFileSignature(deps, r.sig, r.exp, g.path, name, g.grant);
+    if (check !== 'ok') return refuse(c, check, 'download');
     const disposition = `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-    return serveObject(c, deps.storage.objects, r.path, `private, max-age=${maxAge(r.exp)}`, {
+    return serveObject(c, deps.storage.objects, g.path, `private, max-age=${grantMaxAge(g.grant, maxAge(r.exp))}`, {
       'Content-Disposition': disposition,
     });
   });

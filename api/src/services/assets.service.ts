@@ -30,6 +30,7 @@ import { queueNewJob } from './jobs.service.js';
 import { checkUpload } from './limits.service.js';
 import { processingOptionsSchema } from './processing-options.js';
 import { type AssetDto, assetDto } from './project-view.js';
+import { grantForViewer } from './share-grants.service.js';
 import { expiresIn, hashToken, notExpired, randomToken, signer } from './signing.service.js';
 import { checkUploadStanding, processingRefusal, standingOf, uploadRefusal } from './subscription.service.js';
 import { signedFileUrl, signedTilesBase } from './tiles.service.js';
@@ -59,8 +60,8 @@ async function viewerReads(deps: AppDeps, viewer: Viewer, asset: OwnedAssetRow):
   return !!project && canRead(viewer, project);
 }
 
-async function dtoOf(deps: AppDeps, asset: AssetRow): Promise<AssetDto> {
-  return assetDto(deps, asset, await listAssetFiles(deps.database.db, [asset.id]));
+async function dtoOf(deps: AppDeps, asset: AssetRow, grant?: string): Promise<AssetDto> {
+  return assetDto(deps, asset, await listAssetFiles(deps.database.db, [asset.id]), grant);
 }
 
 /** The file name as the user's browser sent it (URL-encoded per spec §7), kept only as metadata. */
@@ -557,7 +558,7 @@ export async function assetMonitor(
   const meta = (asset.metadata ?? {}) as Record<string, unknown>;
   const { wkt: _wkt, ...rest } = meta;
   return {
-    ...(await dtoOf(deps, asset)),
+    ...(await dtoOf(deps, asset, grantForViewer(viewer, asset.project_id))),
     projectId: asset.project_id,
     metadata: {
       ...rest,
@@ -602,7 +603,8 @@ export async function tilesSupplierUrl(
   }
   if (!asset.tiles_prefix) throw new AppError(404, 'NO_TILES', 'the asset does not have a valid accessUrl (no tiles)');
   const tileset = asset.type === 'POINT_CLOUD' || asset.type === 'CLASSIFIED_POINT_CLOUD';
-  const base = await signedTilesBase(deps, asset.tiles_prefix, undefined, tileset ? 's' : 'raster');
+  const grant = grantForViewer(viewer, asset.project_id);
+  const base = await signedTilesBase(deps, asset.tiles_prefix, undefined, tileset ? 's' : 'raster', grant);
   if (q.isTiles === false) return { url: base };
   return { url: tileset ? `${base}tileset.json` : `${base}{z}/{x}/{y}.png` };
 }
@@ -641,6 +643,6 @@ export async function fileSupplierUrl(
   }
   const file = await findAssetFile(deps.database.db, asset.id, extension);
   if (!file) throw new AppError(404, 'FILE_NOT_FOUND', `the asset has no .${extension} file`);
-  const url = await signedFileUrl(deps, file.key, file.file_name);
+  const url = await signedFileUrl(deps, file.key, file.file_name, undefined, grantForViewer(viewer, asset.project_id));
   return { url, fileName: file.file_name, totalSize: Number(file.size) };
 }

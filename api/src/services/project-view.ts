@@ -162,12 +162,20 @@ export function projectSummary(row: ProjectRow, withShareToken: boolean): Projec
   };
 }
 
-/** An asset as the API shows it; tiles URLs are signed for whoever may read the project. */
-export async function assetDto(deps: AppDeps, a: AssetRow, files: readonly AssetFileRow[]): Promise<AssetDto> {
+/**
+ * An asset as the API shows it; tiles URLs are signed for whoever may read the
+ * project, with the share's `grant` for a share-link viewer (share-grants.service.ts).
+ */
+export async function assetDto(
+  deps: AppDeps,
+  a: AssetRow,
+  files: readonly AssetFileRow[],
+  grant?: string,
+): Promise<AssetDto> {
   let accessUrl: string | null = null;
   if (a.status === 'READY' && a.tiles_prefix) {
     const tileset = TILESET_TYPES.has(a.type);
-    const base = await signedTilesBase(deps, a.tiles_prefix, undefined, tileset ? 's' : 'raster');
+    const base = await signedTilesBase(deps, a.tiles_prefix, undefined, tileset ? 's' : 'raster', grant);
     accessUrl = tileset ? `${base}tileset.json` : `${base}{z}/{x}/{y}.png`;
   }
   return {
@@ -191,12 +199,13 @@ export async function assetDto(deps: AppDeps, a: AssetRow, files: readonly Asset
   };
 }
 
-/** Layers in spec order, each with its assets in spec order. */
+/** Layers in spec order, each with its assets in spec order (`grant`: as {@link assetDto}). */
 export async function layerDtos(
   deps: AppDeps,
   layers: readonly LayerRow[],
   assets: readonly AssetRow[],
   files: readonly AssetFileRow[],
+  grant?: string,
 ): Promise<LayerDto[]> {
   const sortedLayers = [...layers].sort((a, b) => LAYER_ORDER.indexOf(a.type) - LAYER_ORDER.indexOf(b.type));
   const out: LayerDto[] = [];
@@ -208,7 +217,7 @@ export async function layerDtos(
       id: layer.id,
       name: layer.name,
       type: layer.type,
-      assets: await Promise.all(mine.map((a) => assetDto(deps, a, files))),
+      assets: await Promise.all(mine.map((a) => assetDto(deps, a, files, grant))),
     });
   }
   return out;

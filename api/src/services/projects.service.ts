@@ -16,6 +16,7 @@ import { AppError } from '../errors.js';
 import { canWrite, projectFor, projectOfShareToken, type Viewer } from './access.service.js';
 import { checkProjectCount } from './limits.service.js';
 import { jobSummaries, LAYER_NAMES, layerDtos, type ProjectDto, projectSummary } from './project-view.js';
+import { grantForViewer, shareGrants } from './share-grants.service.js';
 import { randomToken } from './signing.service.js';
 import { checkUploadStanding } from './subscription.service.js';
 
@@ -51,7 +52,7 @@ export async function projectDetails(deps: AppDeps, viewer: Viewer, project: Pro
   );
   return {
     ...projectSummary(project, canWrite(viewer, project)),
-    layers: await layerDtos(deps, layers, assets, files),
+    layers: await layerDtos(deps, layers, assets, files, grantForViewer(viewer, project.id)),
     jobs: jobSummaries(jobs),
   };
 }
@@ -105,6 +106,7 @@ export async function renameProject(deps: AppDeps, viewer: Viewer, id: string, r
 export async function deleteProject(deps: AppDeps, viewer: Viewer, id: string): Promise<void> {
   const project = await projectFor(deps, viewer, id, 'write');
   await deleteProjectRow(deps.database.db, project.id);
+  shareGrants(deps).evictProject(project.id);
   await removeProjectFiles(deps, project.id);
 }
 
@@ -120,18 +122,26 @@ export async function removeProjectFiles(deps: AppDeps, projectId: string): Prom
   }
 }
 
-/** Creates (or replaces) the project's share token; the old link stops working. */
+/**
+ * Creates (or replaces) the project's share token; the old link stops working,
+ * and so do the tile and download URLs handed out through it.
+ */
 export async function createShareToken(deps: AppDeps, viewer: Viewer, id: string): Promise<{ token: string }> {
   const project = await projectFor(deps, viewer, id, 'write');
   const token = randomToken();
   await setShareToken(deps.database.db, project.id, token);
+  shareGrants(deps).evictProject(project.id);
   return { token };
 }
 
-/** Revokes the project's share token. */
+/**
+ * Revokes the project's share token, with the tile and download URLs handed
+ * out through it: at once in this process, within 60 s in the others.
+ */
 export async function revokeShareToken(deps: AppDeps, viewer: Viewer, id: string): Promise<void> {
   const project = await projectFor(deps, viewer, id, 'write');
   await setShareToken(deps.database.db, project.id, null);
+  shareGrants(deps).evictProject(project.id);
 }
 
 /** The project a share token opens, read-only, with its layers and signed tile URLs. */
