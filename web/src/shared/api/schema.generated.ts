@@ -1741,7 +1741,7 @@ export interface paths {
         };
         /**
          * Revoke the share token of a project
-         * @description The link stops opening the project at once; tile URLs already handed out expire within 6 h.
+         * @description The link stops opening the project at once; tile and file URLs already handed out through it stop working at once on this server and within 60 s on others.
          */
         delete: {
             parameters: {
