@@ -23,11 +23,30 @@ export interface TransformGridOptions {
   maxCells?: number;
 }
 
+/**
+ * The interpolation grid as plain data, so worker threads can rebuild the
+ * same transform ({@link gridTransform}): `a` and `b` hold P = A + h·B per
+ * node (3 values a node, x fastest), nodes `nx` × `ny` from (`x0`, `y0`) in
+ * steps `dx`, `dy` (source units).
+ */
+export interface GridNodes {
+  a: Float64Array;
+  b: Float64Array;
+  x0: number;
+  y0: number;
+  dx: number;
+  dy: number;
+  nx: number;
+  ny: number;
+}
+
 /** The grid transform and the error it was verified to (metres), or `exact` when no grid met the tolerance. */
 export interface TransformGrid extends ColumnTransform {
   maxError: number;
   cells: number;
   exact: boolean;
+  /** The grid (null when `exact`). */
+  nodes: GridNodes | null;
 }
 
 /** Height span used to measure B (file units): large enough to average rounding, small enough to stay affine. */
@@ -73,6 +92,7 @@ export function createTransformGrid(
     maxError: 0,
     cells: 0,
     exact: true,
+    nodes: null,
   };
   const w = bounds.maxX - bounds.minX;
   const h = bounds.maxY - bounds.minY;
@@ -100,7 +120,8 @@ export function createTransformGrid(
     let finite = true;
     for (let k = 0; k < a.length; k++) if (!Number.isFinite(a[k]!) || !Number.isFinite(b[k]!)) finite = false;
     if (!finite) return fallback;
-    const grid = makeGridTransform(exact, a, b, x0, y0, dx, dy, nx, ny);
+    const nodes: GridNodes = { a, b, x0, y0, dx, dy, nx, ny };
+    const grid = gridTransform(exact, nodes);
     // Check at cell centres (worst case of bilinear interpolation) for both height extremes.
     const cx: number[] = [];
     const cy: number[] = [];
@@ -128,22 +149,14 @@ export function createTransformGrid(
       const e = Math.hypot(ex[k]! - ix[k]!, ey[k]! - iy[k]!, ez[k]! - iz[k]!);
       if (!(e <= maxError)) maxError = e;
     }
-    if (maxError <= tolerance) return { ...grid, maxError, cells, exact: false };
+    if (maxError <= tolerance) return { ...grid, maxError, cells, exact: false, nodes };
   }
   return fallback;
 }
 
-function makeGridTransform(
-  exact: ColumnTransform,
-  a: Float64Array,
-  b: Float64Array,
-  x0: number,
-  y0: number,
-  dx: number,
-  dy: number,
-  nx: number,
-  ny: number,
-): ColumnTransform {
+/** The bilinear transform over `nodes`; points off the grid go through `exact`. */
+export function gridTransform(exact: ColumnTransform, nodes: GridNodes): ColumnTransform {
+  const { a, b, x0, y0, dx, dy, nx, ny } = nodes;
   const lastX = nx - 1;
   const lastY = ny - 1;
   return {

@@ -20,3 +20,4 @@ export {
   type TilerOptionsInput,
   tilerOptionsSchema,
 } from './tiler-options.js';
+export { warmTilerPool } from './tiler-pool.js';

@@ -194,8 +194,8 @@ export function canSplit(params: BuildParams, d: number): boolean {
   return d < MAX_DEPTH && params.space.size / 2 ** (d + 1) >= params.minNodeSize;
 }
 
-/** Receives each finished node's content: the points `indices` of `block` (never empty). */
-export type NodeSink = (address: NodeAddress, block: PointBlock, indices: Uint32Array) => void;
+/** Receives each finished node's content: the points `indices` of `block` (never empty) and their bounds. */
+export type NodeSink = (address: NodeAddress, block: PointBlock, indices: Uint32Array, bounds: number[]) => void;
 
 /**
  * Builds the octree below `root` from points that all lie in it. Every node
@@ -229,7 +229,7 @@ export function buildSubtree(
     summary.count = own.length;
     summary.bounds = indexedBounds(block, own);
     if (a === root) rootPoints = gatherBlock(block, own);
-    else if (own.length > 0) sink(a, block, own);
+    else if (own.length > 0) sink(a, block, own, summary.bounds!);
     return summary;
   };
   visit(root, all);
@@ -280,8 +280,9 @@ export function mergeIntoParent(
   for (const part of parts) for (let j = 0; j < part.length; j++) perChild[owner[part[j]!]!]!.push(part[j]!);
   const childSummaries = children.map((c, ci) => {
     const mine = Uint32Array.from(perChild[ci]!);
-    if (mine.length > 0) sink(c.address, union, mine);
-    return { key: nodeKey(c.address), count: mine.length, bounds: indexedBounds(union, mine) };
+    const bounds = indexedBounds(union, mine);
+    if (bounds) sink(c.address, union, mine, bounds);
+    return { key: nodeKey(c.address), count: mine.length, bounds };
   });
   return {
     parent: {

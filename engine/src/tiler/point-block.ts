@@ -21,18 +21,40 @@ export interface PointBlock {
 /** Bytes a point takes in a block. */
 export const BYTES_PER_POINT = 21;
 
-/** A zeroed block with room for `capacity` points and `count` = 0. */
-export function allocBlock(capacity: number): PointBlock {
+/**
+ * A zeroed block with room for `capacity` points and `count` = 0: one buffer
+ * carved into the columns (one allocation; `shared` puts it in shared memory,
+ * which worker threads then read in place instead of copying).
+ */
+export function allocBlock(capacity: number, shared = false): PointBlock {
+  const n = capacity;
+  const memory = shared ? new SharedArrayBuffer(n * BYTES_PER_POINT) : new ArrayBuffer(n * BYTES_PER_POINT);
+  // 4-byte columns first, then 2-byte, then 1-byte: every view is aligned.
   return {
     count: 0,
-    x: new Int32Array(capacity),
-    y: new Int32Array(capacity),
-    z: new Int32Array(capacity),
-    intensity: new Uint16Array(capacity),
-    classification: new Uint8Array(capacity),
-    red: new Uint16Array(capacity),
-    green: new Uint16Array(capacity),
-    blue: new Uint16Array(capacity),
+    x: new Int32Array(memory, 0, n),
+    y: new Int32Array(memory, 4 * n, n),
+    z: new Int32Array(memory, 8 * n, n),
+    intensity: new Uint16Array(memory, 12 * n, n),
+    red: new Uint16Array(memory, 14 * n, n),
+    green: new Uint16Array(memory, 16 * n, n),
+    blue: new Uint16Array(memory, 18 * n, n),
+    classification: new Uint8Array(memory, 20 * n, n),
+  };
+}
+
+/** Points `start..end` of a block as views (no copy). */
+export function blockRange(block: PointBlock, start: number, end: number): PointBlock {
+  return {
+    count: end - start,
+    x: block.x.subarray(start, end),
+    y: block.y.subarray(start, end),
+    z: block.z.subarray(start, end),
+    intensity: block.intensity.subarray(start, end),
+    classification: block.classification.subarray(start, end),
+    red: block.red.subarray(start, end),
+    green: block.green.subarray(start, end),
+    blue: block.blue.subarray(start, end),
   };
 }
 

@@ -32,9 +32,10 @@ export function encodeNodeContent(
   indices: Uint32Array,
   space: OctreeSpace,
   { color, quantize }: ContentOptions,
+  bounds: number[] = indexedBounds(points, indices)!,
 ): Uint8Array {
   const n = indices.length;
-  const b = indexedBounds(points, indices)!;
+  const b = bounds;
   const q = quantum(space);
   // Half-quanta keep the centre exact in float64 without rounding.
   const cx2 = b[0]! + b[3]!;
@@ -46,39 +47,44 @@ export function encodeNodeContent(
     space.min[1] + (cy2 / 2) * q,
     space.min[2] + (cz2 / 2) * q,
   );
+  // ENU → ECEF rotation, written y-up (x, z, -y); the same operations, in the same order, as the
+  // exact formulation, so positions do not depend on how this loop is written.
   const { east: e, north: no, up: u } = space.frame;
+  const [e0, e1, e2] = e;
+  const [n0, n1, n2] = no;
+  const [u0, u1, u2] = u;
   const positions = new Float32Array(n * 3);
+  const intensity = new Uint16Array(n);
+  const classification = new Uint8Array(n);
   const { x, y, z } = points;
+  const pointIntensity = points.intensity;
+  const pointClass = points.classification;
   const hq = q / 2;
-  for (let j = 0; j < n; j++) {
+  for (let j = 0, o = 0; j < n; j++, o += 3) {
     const i = indices[j]!;
     const dx = (2 * x[i]! - cx2) * hq;
     const dy = (2 * y[i]! - cy2) * hq;
     const dz = (2 * z[i]! - cz2) * hq;
-    const ox = e[0] * dx + no[0] * dy + u[0] * dz;
-    const oy = e[1] * dx + no[1] * dy + u[1] * dz;
-    const oz = e[2] * dx + no[2] * dy + u[2] * dz;
-    positions[j * 3] = ox;
-    positions[j * 3 + 1] = oz;
-    positions[j * 3 + 2] = -oy;
-  }
-  const intensity = new Uint16Array(n);
-  const classification = new Uint8Array(n);
-  for (let j = 0; j < n; j++) {
-    const i = indices[j]!;
-    intensity[j] = points.intensity[i]!;
-    classification[j] = points.classification[i]!;
+    positions[o] = e0 * dx + n0 * dy + u0 * dz;
+    positions[o + 1] = e2 * dx + n2 * dy + u2 * dz;
+    positions[o + 2] = -(e1 * dx + n1 * dy + u1 * dz);
+    intensity[j] = pointIntensity[i]!;
+    classification[j] = pointClass[i]!;
   }
   let rgba: Uint8Array | undefined;
   if (color !== 'none') {
     rgba = new Uint8Array(n * 4);
     const shift = color === '16bit' ? 8 : 0;
-    for (let j = 0; j < n; j++) {
+    const { red, green, blue } = points;
+    for (let j = 0, o = 0; j < n; j++, o += 4) {
       const i = indices[j]!;
-      rgba[j * 4] = Math.min(255, points.red[i]! >> shift);
-      rgba[j * 4 + 1] = Math.min(255, points.green[i]! >> shift);
-      rgba[j * 4 + 2] = Math.min(255, points.blue[i]! >> shift);
-      rgba[j * 4 + 3] = 255;
+      const r = red[i]! >> shift;
+      const g = green[i]! >> shift;
+      const bl = blue[i]! >> shift;
+      rgba[o] = r > 255 ? 255 : r;
+      rgba[o + 1] = g > 255 ? 255 : g;
+      rgba[o + 2] = bl > 255 ? 255 : bl;
+      rgba[o + 3] = 255;
     }
   }
   return encodePointCloudGlb({
@@ -101,8 +107,9 @@ export function writeNodeContent(
   indices: Uint32Array,
   space: OctreeSpace,
   content: ContentOptions,
+  bounds?: number[],
 ): number {
-  const glb = encodeNodeContent(points, indices, space, content);
+  const glb = encodeNodeContent(points, indices, space, content, bounds);
   writeFileSync(path.join(outDir, contentUri(a)), glb);
   return glb.byteLength;
 }

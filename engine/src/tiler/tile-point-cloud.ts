@@ -1,12 +1,20 @@
 import type { StepContext } from '../core/chunk.js';
 import { CrsRequired } from '../core/errors.js';
-import { createTransformer } from '../crs/index.js';
-import { openPointCloud } from '../readers/index.js';
-import { type TileResult, tileInput } from './tiler.js';
+import { type CrsInfo, createTransformer } from '../crs/index.js';
+import { type ByteSource, openFileSource, openPointCloud } from '../readers/index.js';
+import { readLazChunkTable } from '../readers/laz-chunk-table.js';
+import { type LazTilerSource, type TileResult, type TilerInput, tileInput } from './tiler.js';
 import { resolveTilerOptions, type TilerOptionsInput } from './tiler-options.js';
 
 /** Point formats with RGB (LAS 1.4 table). */
 const RGB_FORMATS = new Set([2, 3, 5, 7, 8, 10]);
+
+/**
+ * LAZ chunks up to this many points are decoded whole on the tiler's workers;
+ * a file with bigger chunks is streamed by the reader instead, which decodes
+ * them piece by piece (memory stays bounded).
+ */
+const MAX_WORKER_CHUNK_POINTS = 1_000_000;
 
 /** Result of {@link tilePointCloud}: the tiling figures plus the CRS the input was read in. */
 export interface TilePointCloudResult extends TileResult {
@@ -33,34 +41,68 @@ export async function tilePointCloud(
   ctx: StepContext = {},
 ): Promise<TilePointCloudResult> {
   const resolved = resolveTilerOptions(options);
-  const reader = await openPointCloud(inputPath, resolved.epsg === undefined ? {} : { epsg: resolved.epsg });
+  const opened = await openTilerInput(inputPath, resolved.epsg);
+  try {
+    const result = await tileInput(opened.input, outDir, resolved, ctx);
+    return { ...result, epsg: opened.crs.epsg, crsName: opened.crs.name };
+  } finally {
+    await opened.close();
+  }
+}
+
+/** A point cloud file opened as a tiler input (see {@link openTilerInput}). */
+export interface OpenedTilerInput {
+  input: TilerInput;
+  crs: CrsInfo;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a LAS/LAZ/COPC file as a {@link TilerInput}: header bounds, exact
+ * transform to ECEF and the reader's chunks; a LAZ file also as its
+ * compressed chunks, which the tiler's workers decode themselves (decode,
+ * reproject and bucket on one thread) unless a chunk is too big to decode
+ * whole. `CrsRequired` when the file has no CRS and `epsg` is not given.
+ */
+export async function openTilerInput(inputPath: string, epsg?: number): Promise<OpenedTilerInput> {
+  const reader = await openPointCloud(inputPath, epsg === undefined ? {} : { epsg });
+  let source: ByteSource | undefined;
+  const close = async (): Promise<void> => {
+    await source?.close();
+    await reader.close();
+  };
   try {
     const { header, crs } = reader;
     if (!crs) throw new CrsRequired();
+    let laz: LazTilerSource | undefined;
+    if (reader.kind === 'laz') {
+      source = await openFileSource(inputPath);
+      const chunks = await readLazChunkTable(source, header);
+      if (chunks.every((c) => c.pointCount <= MAX_WORKER_CHUNK_POINTS)) {
+        const from = source;
+        laz = { crs, layout: header, chunks, read: (offset, length) => from.read(offset, length) };
+      }
+    }
     const exact = createTransformer(crs, 'EPSG:4978');
-    const bounds = {
-      minX: header.min[0],
-      minY: header.min[1],
-      minZ: header.min[2],
-      maxX: header.max[0],
-      maxY: header.max[1],
-      maxZ: header.max[2],
-    };
-    const result = await tileInput(
-      {
-        pointCount: header.pointCount,
-        bounds,
-        hasColor: RGB_FORMATS.has(header.pointFormat),
-        toEcef: (x, y, z, n) => exact.forward(x, y, z, n),
-        // The tiler copies what it keeps from each chunk: LAS columns can be reused.
-        chunks: (signal) => reader.read({ chunkSize: 65536, reuse: true, ...(signal ? { signal } : {}) }),
+    const input: TilerInput = {
+      pointCount: header.pointCount,
+      bounds: {
+        minX: header.min[0],
+        minY: header.min[1],
+        minZ: header.min[2],
+        maxX: header.max[0],
+        maxY: header.max[1],
+        maxZ: header.max[2],
       },
-      outDir,
-      resolved,
-      ctx,
-    );
-    return { ...result, epsg: crs.epsg, crsName: crs.name };
-  } finally {
-    await reader.close();
+      hasColor: RGB_FORMATS.has(header.pointFormat),
+      toEcef: (x, y, z, n) => exact.forward(x, y, z, n),
+      // The tiler copies what it keeps from each chunk: LAS columns can be reused.
+      chunks: (signal) => reader.read({ chunkSize: 65536, reuse: true, ...(signal ? { signal } : {}) }),
+      ...(laz ? { laz } : {}),
+    };
+    return { input, crs, close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acquireTilerPool, releaseTilerPool } from './tiler-pool.js';
+import { acquireTilerPool, releaseTilerPool, warmTilerPool } from './tiler-pool.js';
 
 describe('acquireTilerPool', () => {
   it('hands a healthy pool to the next tiling, and a fresh one when it is taken or unhealthy', async () => {
@@ -19,5 +19,22 @@ describe('acquireTilerPool', () => {
     const last = acquireTilerPool(1);
     expect(last).not.toBe(first);
     await last.close();
+  });
+});
+
+describe('warmTilerPool', () => {
+  it('starts and warms a pool that the next tiling of that size takes', async () => {
+    await warmTilerPool(2);
+    const pool = acquireTilerPool(2);
+    expect(pool.reusable()).toBe(true);
+    // Its threads have run the warm-up already; they still take work.
+    const reply = await pool.run({ op: 'warm' });
+    expect(reply).toEqual({ op: 'warm', points: 200_000 });
+    await releaseTilerPool(pool, true);
+    // Warming again with the same size keeps that pool.
+    await warmTilerPool(2);
+    const again = acquireTilerPool(2);
+    expect(again).toBe(pool);
+    await again.close();
   });
 });

@@ -1,3 +1,5 @@
+import type { RecordLayout } from '../readers/record-decoder.js';
+import type { LocalTransformSpec } from './local-transform.js';
 import type { BuildParams, NodeAddress, NodeSummary } from './octree.js';
 import type { PointBlock } from './point-block.js';
 import type { ContentOptions } from './tile-content.js';
@@ -5,14 +7,39 @@ import type { ContentOptions } from './tile-content.js';
 /** Messages the tiler's main thread sends to its workers. */
 export type TilerTask =
   | BucketTask
-  | { op: 'build'; files: string[]; address: NodeAddress; params: BuildParams; content: ContentOptions; outDir: string }
-  | { op: 'split'; files: string[]; address: NodeAddress; childPrefix: string };
+  | LazBucketTask
+  | {
+      op: 'build';
+      /** Bucket files to read (and delete), and/or blocks in shared memory. */
+      files: string[];
+      parts: PointBlock[];
+      address: NodeAddress;
+      params: BuildParams;
+      content: ContentOptions;
+      outDir: string;
+    }
+  | { op: 'split'; files: string[]; address: NodeAddress; childPrefix: string }
+  /** Runs every hot loop once on synthetic points (JIT warm-up), writing nothing. */
+  | { op: 'warm' };
 
-/**
- * Quantise one chunk (already in local ENU metres) and append it to the
- * bucket files `<dir>/b<id>.t<thread>` of the thread running the task.
- */
-export interface BucketTask {
+/** Where a bucket task puts its points: the octree cube, quantum, bucket depth and store. */
+export interface BucketTarget {
+  /** Cube minimum (local metres) and quantum (metres). */
+  min: [number, number, number];
+  quantum: number;
+  /** Bucket depth. */
+  depth: number;
+  /**
+   * True: the points go back to the caller in shared memory, sorted by bucket
+   * (inputs that fit in memory); false: they are appended to the bucket files
+   * `<dir>/b<id>.t<thread>` of the thread running the task.
+   */
+  memory: boolean;
+  dir: string;
+}
+
+/** Quantise one chunk (already in local ENU metres) and bucket it. */
+export interface BucketTask extends BucketTarget {
   op: 'bucket';
   count: number;
   x: Float64Array;
@@ -23,12 +50,23 @@ export interface BucketTask {
   red?: Uint16Array;
   green?: Uint16Array;
   blue?: Uint16Array;
-  /** Cube minimum (local metres) and quantum (metres). */
-  min: [number, number, number];
-  quantum: number;
-  /** Bucket depth. */
-  depth: number;
-  dir: string;
+}
+
+/**
+ * Decode one compressed LAZ chunk, transform it to local ENU metres and
+ * bucket it as a {@link BucketTask} does: the whole per-point work of the
+ * first pass on one thread, with nothing but compressed bytes crossing threads.
+ */
+export interface LazBucketTask extends BucketTarget {
+  op: 'bucket-laz';
+  /** The compressed chunk (transferred). */
+  bytes: ArrayBuffer;
+  pointCount: number;
+  /** Record layout of the file (plain data; extra bytes are not needed). */
+  layout: RecordLayout;
+  transform: LocalTransformSpec;
+  /** Keep RGB (the point format has it). */
+  hasColor: boolean;
 }
 
 /** Replies. */
@@ -45,9 +83,14 @@ export type TilerReply =
       badPoint: number;
       /** Points outside the octree cube (placed from the header bounds plus a 2 % margin). */
       clamped: number;
+      /** Why a LAZ chunk could not be decoded (nothing was bucketed). */
+      decodeError?: string;
+      /** Memory target: the points in shared memory, sorted by bucket in `ids` order (`counts` each). */
+      block?: PointBlock;
     }
   | { op: 'build'; nodes: NodeSummary[]; rootPoints: PointBlock; contentBytes: number; points: number }
-  | { op: 'split'; counts: number[] };
+  | { op: 'split'; counts: number[] }
+  | { op: 'warm'; points: number };
 
 /** Bucket file written by one thread. */
 export function bucketFile(dir: string, id: number, thread: number): string {
@@ -66,7 +109,11 @@ export function childBucketFile(prefix: string, octant: number): string {
   return `${prefix}.${octant}`;
 }
 
-/** The buffers of a block, for transfer lists. */
+/** The buffers of a block, for transfer lists (each once; shared memory is never transferred). */
 export function blockBuffers(b: PointBlock): ArrayBuffer[] {
-  return [b.x, b.y, b.z, b.intensity, b.classification, b.red, b.green, b.blue].map((a) => a.buffer as ArrayBuffer);
+  const buffers = new Set<ArrayBuffer>();
+  for (const a of [b.x, b.y, b.z, b.intensity, b.classification, b.red, b.green, b.blue]) {
+    if (a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
+  }
+  return [...buffers];
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import validator from 'gltf-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticTilerInput } from './synthetic-input.js';
-import { tileInput } from './tiler.js';
+import { DEFAULT_TUNING, tileInput } from './tiler.js';
 import { inspectTileset } from './tileset-check.test-helper.js';
 
 describe('tileInput on a synthetic cloud', () => {
@@ -62,13 +62,30 @@ describe('tileInput on a synthetic cloud', () => {
   it('gives the same points with worker threads and disk buckets', async () => {
     const out = path.join(dir, 'workers');
     const input = syntheticTilerInput({ count: 1_600_000, side: 800, seed: 5, color: false });
-    const r = await tileInput(input, out, { workers: 2, maxPoints: 50_000 });
+    const r = await tileInput(input, out, { workers: 2, maxPoints: 50_000 }, {}, { ...DEFAULT_TUNING, memoryMax: 0 });
     expect(r.pointCount).toBe(1_600_000);
     expect(r.hasColor).toBe(false);
+    expect(r.bucketDepth).toBe(1);
     const stats = await inspectTileset(r.tilesetPath);
     expect(stats.points).toBe(1_600_000);
     expect(stats.hasColor).toBe(false);
     expect(stats.worstBoxExcess).toBeLessThan(0.01);
+  });
+
+  it('keeps the buckets of a small input in shared memory, with workers or inline', async () => {
+    const tuning = { ...DEFAULT_TUNING, singleBucketMax: 10_000, bucketTarget: 20_000 };
+    for (const workers of [2, 0]) {
+      const out = path.join(dir, `memory-${workers}`);
+      const input = syntheticTilerInput({ count: 300_000, side: 300, seed: 13 });
+      const r = await tileInput(input, out, { workers, maxPoints: 10_000 }, {}, tuning);
+      expect(r.bucketDepth).toBeGreaterThanOrEqual(2);
+      expect(r.pointCount).toBe(300_000);
+      const stats = await inspectTileset(r.tilesetPath);
+      expect(stats.points).toBe(300_000);
+      expect(stats.classCounts).toEqual(r.classCounts);
+      expect(stats.hasColor).toBe(true);
+      expect(stats.worstBoxExcess).toBeLessThan(0.01);
+    }
   });
 
   it('splits oversized buckets on disk and still writes every point once', async () => {
@@ -83,6 +100,7 @@ describe('tileInput on a synthetic cloud', () => {
         bucketTarget: 20_000,
         bucketLimit: 40_000,
         singleBucketMax: 10_000,
+        memoryMax: 0,
       },
     );
     expect(r.bucketDepth).toBeGreaterThanOrEqual(2);

@@ -3,9 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Bounds3, PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
+import type { CrsInfo } from '../crs/index.js';
+import type { LazChunk } from '../readers/laz-chunk-table.js';
+import type { RecordLayout } from '../readers/record-decoder.js';
 import type { TileJson, TilesetJson } from '../writers/3dtiles.writer.js';
 import { createTransformGrid } from './ecef-grid-transform.js';
 import { ecefToGeodetic, ecefToLocal, enuFrameAt, localToEcef, localVectorToEcef } from './local-frame.js';
+import { type LocalTransformSpec, shareGridNodes } from './local-transform.js';
 import {
   type BuildParams,
   canSplit,
@@ -17,11 +21,18 @@ import {
   type OctreeSpace,
   quantum,
 } from './octree.js';
-import type { PointBlock } from './point-block.js';
+import { blockRange, type PointBlock } from './point-block.js';
 import { type ColorMode, type ContentOptions, contentUri, writeNodeContent } from './tile-content.js';
 import { ERROR_PER_SPACING, resolveTilerOptions, type TilerOptionsInput } from './tiler-options.js';
 import { acquireTilerPool, releaseTilerPool } from './tiler-pool.js';
-import { type BucketTask, bucketFile, bucketTaskBuffers, childBucketFile, type TilerReply } from './tiler-protocol.js';
+import {
+  type BucketTask,
+  bucketFile,
+  bucketTaskBuffers,
+  childBucketFile,
+  type LazBucketTask,
+  type TilerReply,
+} from './tiler-protocol.js';
 
 /** A point source the tiler can consume (a reader plus its CRS transform). */
 export interface TilerInput {
@@ -38,6 +49,31 @@ export interface TilerInput {
   toEcef(x: Float64Array, y: Float64Array, z: Float64Array, count: number): void;
   /** Streams the points. */
   chunks(signal?: AbortSignal): AsyncIterable<PointChunk>;
+  /**
+   * The same points as compressed LAZ chunks, when the input is a LAZ file:
+   * the tiler's workers then decode, reproject and bucket each chunk in one
+   * go, and `chunks` is not used.
+   */
+  laz?: LazTilerSource;
+}
+
+/** A LAZ file as its independently decodable chunks (see {@link TilerInput.laz}). */
+export interface LazTilerSource {
+  /** The file's CRS (workers rebuild the exact transform from it; `toEcef` must be the same transform). */
+  crs: CrsInfo;
+  /** Record layout (point format, record length, scale, offset). */
+  layout: RecordLayout;
+  chunks: LazChunk[];
+  /** Reads `length` bytes at `offset` of the file. */
+  read(offset: number, length: number): Promise<Uint8Array>;
+}
+
+let transformIds = 0;
+
+/** The bytes as a whole ArrayBuffer of their own, to transfer to a worker. */
+function ownBuffer(bytes: Uint8Array): ArrayBuffer {
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  return own.buffer as ArrayBuffer;
 }
 
 /** West/south/east/north in degrees, heights in metres above the WGS84 ellipsoid. */
@@ -87,12 +123,19 @@ export interface TilerTuning {
   bucketLimit: number;
   /** Inputs up to this size are not bucketed by position (a single bucket). */
   singleBucketMax: number;
+  /**
+   * Inputs up to this many points keep their buckets in (shared) memory
+   * instead of files: 21 bytes a point, and no bucket is ever split.
+   */
+  memoryMax: number;
 }
 
 export const DEFAULT_TUNING: TilerTuning = {
   bucketTarget: 1_500_000,
   bucketLimit: 4_000_000,
   singleBucketMax: 1_000_000,
+  // 84 MB of buckets at most; a bucket never exceeds bucketLimit, so none would be split on disk either.
+  memoryMax: 4_000_000,
 };
 
 function checkAbort(signal: AbortSignal | undefined): void {
@@ -195,6 +238,7 @@ export async function tileInput(
   let maxSplitDepth = 0;
   while (canSplit(params, maxSplitDepth)) maxSplitDepth++;
   const depth = bucketDepth(input.pointCount, maxSplitDepth, tuning);
+  const memory = input.pointCount <= tuning.memoryMax;
 
   await mkdir(path.join(outDir, 'content'), { recursive: true });
   const tmpRoot = ctx.tmpDir ?? os.tmpdir();
@@ -216,15 +260,25 @@ export async function tileInput(
     );
     const bucketCount = 1 << (3 * depth);
     const counts = new Float64Array(bucketCount);
+    // Disk: which threads wrote a file for each bucket. Memory: each bucket's parts (shared memory).
     const threads = new Map<number, Set<number>>();
+    const parts = new Map<number, PointBlock[]>();
     const classHistogram = new Float64Array(256);
     let maxColor = 0;
     let read = 0;
     let failure: unknown;
     const inFlight = new Set<Promise<void>>();
     const maxInFlight = Math.max(2, options.workers * 2);
-    const onReply = (reply: TilerReply, offset: number): void => {
+    const onReply = (reply: TilerReply, offset: number, lazChunk: number): void => {
       if (reply.op !== 'bucket') throw new Error('unexpected tiler reply');
+      if (reply.decodeError !== undefined) {
+        // As the LAZ reader words it.
+        throw new InvalidInput(
+          `laz.chunk[${lazChunk}]`,
+          `cannot decompress: ${reply.decodeError}`,
+          input.laz?.chunks[lazChunk]?.offset,
+        );
+      }
       if (reply.badPoint >= 0) {
         throw new InvalidInput(
           'point',
@@ -237,16 +291,76 @@ export async function tileInput(
           `${reply.clamped} points lie outside the header bounds (beyond a 2 % margin): the header is wrong; rewrite the file (nuage convert) to fix it`,
         );
       }
+      let at = 0;
       reply.ids.forEach((id, k) => {
-        counts[id]! += reply.counts[k]!;
-        const set = threads.get(id) ?? new Set<number>();
-        set.add(reply.thread);
-        threads.set(id, set);
+        const n = reply.counts[k]!;
+        counts[id]! += n;
+        if (reply.block) {
+          const list = parts.get(id) ?? [];
+          list.push(blockRange(reply.block, at, at + n));
+          parts.set(id, list);
+          at += n;
+        } else {
+          const set = threads.get(id) ?? new Set<number>();
+          set.add(reply.thread);
+          threads.set(id, set);
+        }
       });
       for (let c = 0; c < 256; c++) classHistogram[c]! += reply.classHistogram[c]!;
       if (reply.maxColor > maxColor) maxColor = reply.maxColor;
     };
-    for await (const chunk of input.chunks(signal)) {
+    const submit = async (
+      task: BucketTask | LazBucketTask,
+      transfer: ArrayBuffer[],
+      n: number,
+      lazChunk = -1,
+    ): Promise<void> => {
+      const offset = read;
+      const job: Promise<void> = pool
+        .run(task, transfer)
+        .then((reply) => onReply(reply, offset, lazChunk))
+        .catch((error: unknown) => {
+          failure ??= error;
+        })
+        .finally(() => inFlight.delete(job));
+      inFlight.add(job);
+      while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+      read += n;
+      ctx.progress?.(Math.min(0.5, (0.5 * read) / Math.max(1, input.pointCount)), 'tilesCreation');
+    };
+    const laz = input.laz;
+    if (laz) {
+      const transform: LocalTransformSpec = {
+        id: ++transformIds,
+        crs: laz.crs,
+        frame: space.frame,
+        nodes: toLocal.nodes ? shareGridNodes(toLocal.nodes) : null,
+      };
+      // Plain data, cloned into every task: the fields records decode with (extra bytes are not tiled).
+      const { pointFormat, recordLength, scale, offset, layout: fields } = laz.layout;
+      const layout: RecordLayout = { pointFormat, recordLength, scale, offset, extraBytes: [], layout: fields };
+      for (const [index, chunk] of laz.chunks.entries()) {
+        checkAbort(signal);
+        if (failure) throw failure;
+        if (chunk.pointCount === 0) continue;
+        const bytes = ownBuffer(await laz.read(chunk.offset, chunk.byteLength));
+        const task: LazBucketTask = {
+          op: 'bucket-laz',
+          bytes,
+          pointCount: chunk.pointCount,
+          layout,
+          transform,
+          hasColor: input.hasColor,
+          min: space.min,
+          quantum: q,
+          depth,
+          memory,
+          dir: tmp,
+        };
+        await submit(task, [bytes], chunk.pointCount, index);
+      }
+    }
+    for await (const chunk of laz ? [] : input.chunks(signal)) {
       checkAbort(signal);
       if (failure) throw failure;
       const n = chunk.count;
@@ -271,20 +385,10 @@ export async function tileInput(
         min: space.min,
         quantum: q,
         depth,
+        memory,
         dir: tmp,
       };
-      const offset = read;
-      const job: Promise<void> = pool
-        .run(task, bucketTaskBuffers(task))
-        .then((reply) => onReply(reply, offset))
-        .catch((error: unknown) => {
-          failure ??= error;
-        })
-        .finally(() => inFlight.delete(job));
-      inFlight.add(job);
-      while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
-      read += n;
-      ctx.progress?.(Math.min(0.5, (0.5 * read) / Math.max(1, input.pointCount)), 'tilesCreation');
+      await submit(task, bucketTaskBuffers(task), n);
     }
     await Promise.all(inFlight);
     if (failure) throw failure;
@@ -298,12 +402,12 @@ export async function tileInput(
     const summaries = new Map<string, NodeSummary>();
     let contentBytes = 0;
     let built = 0;
-    const sink = (a: NodeAddress, points: PointBlock, indices: Uint32Array): void => {
-      contentBytes += writeNodeContent(outDir, a, points, indices, space, content);
+    const sink = (a: NodeAddress, points: PointBlock, indices: Uint32Array, bounds?: number[]): void => {
+      contentBytes += writeNodeContent(outDir, a, points, indices, space, content, bounds);
     };
     // Which nodes above the bucket depth exist (ancestors of non-empty buckets).
     const existing = new Set<string>();
-    for (const id of threads.keys()) {
+    for (const id of memory ? parts.keys() : threads.keys()) {
       const mask = (1 << depth) - 1;
       let a: NodeAddress = { d: depth, x: (id >>> (2 * depth)) & mask, y: (id >>> depth) & mask, z: id & mask };
       existing.add(nodeKey(a));
@@ -313,9 +417,14 @@ export async function tileInput(
       }
     }
 
-    const buildBucket = async (a: NodeAddress, files: string[], count: number): Promise<PointBlock> => {
+    const buildBucket = async (
+      a: NodeAddress,
+      files: string[],
+      blocks: PointBlock[],
+      count: number,
+    ): Promise<PointBlock> => {
       checkAbort(signal);
-      if (count > tuning.bucketLimit && canSplit(params, a.d)) {
+      if (files.length > 0 && count > tuning.bucketLimit && canSplit(params, a.d)) {
         const prefix = path.join(tmp, `s${nodeKey(a)}`);
         const reply = await pool.run({ op: 'split', files, address: a, childPrefix: prefix });
         if (reply.op !== 'split') throw new Error('unexpected tiler reply');
@@ -323,12 +432,12 @@ export async function tileInput(
         const results = await Promise.all(
           kids.map(async ({ o, c }) => ({
             address: childAddress(a, o),
-            points: await buildBucket(childAddress(a, o), [childBucketFile(prefix, o)], c),
+            points: await buildBucket(childAddress(a, o), [childBucketFile(prefix, o)], [], c),
           })),
         );
         return merge(a, results);
       }
-      const reply = await pool.run({ op: 'build', files, address: a, params, content, outDir });
+      const reply = await pool.run({ op: 'build', files, parts: blocks, address: a, params, content, outDir });
       if (reply.op !== 'build') throw new Error('unexpected tiler reply');
       for (const s of reply.nodes) summaries.set(s.key, s);
       contentBytes += reply.contentBytes;
@@ -353,8 +462,10 @@ export async function tileInput(
     const solve = async (a: NodeAddress): Promise<PointBlock> => {
       if (a.d === depth) {
         const id = bucketId(a);
-        const files = [...threads.get(id)!].map((t) => bucketFile(tmp, id, t));
-        return buildBucket(a, files, counts[id]!);
+        const files = [...(threads.get(id) ?? [])].map((t) => bucketFile(tmp, id, t));
+        const blocks = parts.get(id) ?? [];
+        parts.delete(id);
+        return buildBucket(a, files, blocks, counts[id]!);
       }
       const kids: NodeAddress[] = [];
       for (let o = 0; o < 8; o++) {
