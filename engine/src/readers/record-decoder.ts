@@ -33,84 +33,160 @@ function readExtra(view: DataView, at: number, field: ExtraBytesField): number {
 }
 
 /**
- * Decodes `count` consecutive point records into a columnar chunk, one
- * DataView over the whole buffer and one tight loop per column group (no
- * per-point objects). Coordinates are scaled and offset.
+ * Where {@link decodeRecords} may put the columns instead of allocating: a
+ * whole buffer, or a region of one (8-byte aligned byteOffset), shared or not.
  */
-export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLayout, reuse?: ArrayBuffer): PointChunk {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const len = layout.recordLength;
-  const [sx, sy, sz] = layout.scale;
-  const [ox, oy, oz] = layout.offset;
-  const extended = layout.layout.extended;
-  const { gpsTime: gpsAt, rgb: rgbAt, nir: nirAt } = layout.layout;
-  // One allocation carved into every fixed column (8-byte columns first, so
-  // each view is aligned): allocating and zeroing sixteen buffers per chunk
-  // cost about as much as decoding them. `reuse` (a streaming reader's
-  // recycled memory) saves even that one.
-  const needed = columnBytes(count, layout);
-  const memory = reuse && reuse.byteLength >= needed ? reuse : new ArrayBuffer(needed);
-  let at = 0;
-  const take = <T>(make: (buffer: ArrayBuffer, offset: number, length: number) => T, bytesPer: number): T => {
-    const view = make(memory, at, count);
+export type ColumnMemory = ArrayBufferLike | Uint8Array;
+
+/**
+ * Views of every fixed column of `count` points of this layout, carved one
+ * after the other out of `buffer` from `byteOffset` (8-aligned): 8-byte
+ * columns first, so each view is aligned. Extra bytes are not included.
+ * A thread that decoded into a buffer hands it over and the receiver carves
+ * the same views.
+ */
+export function carveColumns(
+  buffer: ArrayBufferLike,
+  byteOffset: number,
+  count: number,
+  layout: RecordLayout,
+): PointChunk {
+  const { extended, gpsTime: gpsAt, rgb: rgbAt, nir: nirAt } = layout.layout;
+  let at = byteOffset;
+  const take = <T>(make: (buffer: ArrayBufferLike, offset: number, length: number) => T, bytesPer: number): T => {
+    const view = make(buffer, at, count);
     at += bytesPer * count;
     return view;
   };
-  const x = take((b, o, n) => new Float64Array(b, o, n), 8);
-  const y = take((b, o, n) => new Float64Array(b, o, n), 8);
-  const z = take((b, o, n) => new Float64Array(b, o, n), 8);
-  const gpsTime = gpsAt >= 0 ? take((b, o, n) => new Float64Array(b, o, n), 8) : undefined;
-  const scanAngle = take((b, o, n) => new Float32Array(b, o, n), 4);
-  const intensity = take((b, o, n) => new Uint16Array(b, o, n), 2);
-  const pointSourceId = take((b, o, n) => new Uint16Array(b, o, n), 2);
-  const red = rgbAt >= 0 ? take((b, o, n) => new Uint16Array(b, o, n), 2) : undefined;
-  const green = rgbAt >= 0 ? take((b, o, n) => new Uint16Array(b, o, n), 2) : undefined;
-  const blue = rgbAt >= 0 ? take((b, o, n) => new Uint16Array(b, o, n), 2) : undefined;
-  const nir = nirAt >= 0 ? take((b, o, n) => new Uint16Array(b, o, n), 2) : undefined;
-  const returnNumber = take((b, o, n) => new Uint8Array(b, o, n), 1);
-  const numberOfReturns = take((b, o, n) => new Uint8Array(b, o, n), 1);
-  const classification = take((b, o, n) => new Uint8Array(b, o, n), 1);
-  const classFlags = take((b, o, n) => new Uint8Array(b, o, n), 1);
-  const scanDirection = take((b, o, n) => new Uint8Array(b, o, n), 1);
-  const edgeOfFlightLine = take((b, o, n) => new Uint8Array(b, o, n), 1);
-  const userData = take((b, o, n) => new Uint8Array(b, o, n), 1);
+  const f64 = (b: ArrayBufferLike, o: number, n: number) => new Float64Array(b, o, n);
+  const u16 = (b: ArrayBufferLike, o: number, n: number) => new Uint16Array(b, o, n) as Uint16Array<ArrayBuffer>;
+  const u8 = (b: ArrayBufferLike, o: number, n: number) => new Uint8Array(b, o, n) as Uint8Array<ArrayBuffer>;
+  const x = take(f64, 8);
+  const y = take(f64, 8);
+  const z = take(f64, 8);
+  const gpsTime = gpsAt >= 0 ? (take(f64, 8) as Float64Array<ArrayBuffer>) : undefined;
+  const scanAngle = take((b, o, n) => new Float32Array(b, o, n) as Float32Array<ArrayBuffer>, 4);
+  const intensity = take(u16, 2);
+  const pointSourceId = take(u16, 2);
+  const red = rgbAt >= 0 ? take(u16, 2) : undefined;
+  const green = rgbAt >= 0 ? take(u16, 2) : undefined;
+  const blue = rgbAt >= 0 ? take(u16, 2) : undefined;
+  const nir = nirAt >= 0 ? take(u16, 2) : undefined;
+  // Same property order whatever the layout (as before carving was shared),
+  // so consumers see one object shape.
   const chunk: PointChunk = {
     count,
     x,
     y,
     z,
     intensity,
-    returnNumber,
-    numberOfReturns,
-    classification,
-    classFlags,
-    scanDirection,
-    edgeOfFlightLine,
+    returnNumber: take(u8, 1),
+    numberOfReturns: take(u8, 1),
+    classification: take(u8, 1),
+    classFlags: take(u8, 1),
+    scanDirection: take(u8, 1),
+    edgeOfFlightLine: take(u8, 1),
     scanAngle,
-    userData,
+    userData: take(u8, 1),
     pointSourceId,
   };
-  // One pass over the records for every fixed field: each record is touched once.
+  if (extended) chunk.scannerChannel = take(u8, 1);
+  if (gpsTime) chunk.gpsTime = gpsTime;
+  if (red && green && blue) {
+    chunk.red = red;
+    chunk.green = green;
+    chunk.blue = blue;
+  }
+  if (nir) chunk.nir = nir;
+  return chunk;
+}
+
+/**
+ * Decodes `count` consecutive point records into a columnar chunk, one
+ * DataView over the whole buffer and one tight loop per column group (no
+ * per-point objects). Coordinates are scaled and offset. The fixed columns
+ * share one allocation, or `reuse` when it is large enough.
+ */
+export function decodeRecords(
+  bytes: Uint8Array,
+  count: number,
+  layout: RecordLayout,
+  reuse?: ColumnMemory,
+): PointChunk {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const len = layout.recordLength;
+  const [sx, sy, sz] = layout.scale;
+  const [ox, oy, oz] = layout.offset;
+  const extended = layout.layout.extended;
+  const { gpsTime: gpsAt, rgb: rgbAt, nir: nirAt } = layout.layout;
+  // One allocation carved into every fixed column: allocating and zeroing
+  // sixteen buffers per chunk cost about as much as decoding them. `reuse`
+  // (a streaming reader's recycled memory) saves even that one.
+  const needed = columnBytes(count, layout);
+  let chunk: PointChunk;
+  if (reuse instanceof Uint8Array && reuse.byteLength >= needed) {
+    chunk = carveColumns(reuse.buffer, reuse.byteOffset, count, layout);
+  } else if (reuse && !(reuse instanceof Uint8Array) && reuse.byteLength >= needed) {
+    chunk = carveColumns(reuse, 0, count, layout);
+  } else {
+    chunk = carveColumns(new ArrayBuffer(needed), 0, count, layout);
+  }
+  const { x, y, z, gpsTime, red, green, blue, nir } = chunk;
+  const intensity = chunk.intensity!;
+  const returnNumber = chunk.returnNumber!;
+  const numberOfReturns = chunk.numberOfReturns!;
+  const classification = chunk.classification!;
+  const classFlags = chunk.classFlags!;
+  const scanDirection = chunk.scanDirection!;
+  const edgeOfFlightLine = chunk.edgeOfFlightLine!;
+  const scanAngle = chunk.scanAngle!;
+  const userData = chunk.userData!;
+  const pointSourceId = chunk.pointSourceId!;
+  // One pass over the records for the fixed fields of formats 0-10 (GPS time
+  // too when the format has it): each record is touched once.
   if (extended) {
-    const scannerChannel = take((b, o, n) => new Uint8Array(b, o, n), 1);
-    chunk.scannerChannel = scannerChannel;
+    // Formats 6-10 all carry GPS time.
+    const scannerChannel = chunk.scannerChannel!;
+    const gps = gpsTime!;
     for (let i = 0, p = 0; i < count; i++, p += len) {
       x[i] = view.getInt32(p, true) * sx + ox;
       y[i] = view.getInt32(p + 4, true) * sy + oy;
       z[i] = view.getInt32(p + 8, true) * sz + oz;
       intensity[i] = view.getUint16(p + 12, true);
-      const r = bytes[p + 14]!;
-      const f = bytes[p + 15]!;
-      returnNumber[i] = r & 15;
-      numberOfReturns[i] = r >> 4;
-      classFlags[i] = f & 15;
-      scannerChannel[i] = (f >> 4) & 3;
-      scanDirection[i] = (f >> 6) & 1;
-      edgeOfFlightLine[i] = f >> 7;
-      classification[i] = bytes[p + 16]!;
-      userData[i] = bytes[p + 17]!;
-      scanAngle[i] = view.getInt16(p + 18, true) * 0.006;
-      pointSourceId[i] = view.getUint16(p + 20, true);
+      // Bytes 14-17 and 18-21 as two words: fewer loads than a byte each.
+      const w = view.getInt32(p + 14, true);
+      const a = view.getInt32(p + 18, true);
+      returnNumber[i] = w & 15;
+      numberOfReturns[i] = (w >> 4) & 15;
+      classFlags[i] = (w >> 8) & 15;
+      scannerChannel[i] = (w >> 12) & 3;
+      scanDirection[i] = (w >> 14) & 1;
+      edgeOfFlightLine[i] = (w >> 15) & 1;
+      classification[i] = (w >> 16) & 255;
+      userData[i] = w >>> 24;
+      scanAngle[i] = ((a << 16) >> 16) * 0.006;
+      pointSourceId[i] = a >>> 16;
+      gps[i] = view.getFloat64(p + gpsAt, true);
+    }
+  } else if (gpsTime) {
+    // Formats 1, 3, 4 and 5.
+    for (let i = 0, p = 0; i < count; i++, p += len) {
+      x[i] = view.getInt32(p, true) * sx + ox;
+      y[i] = view.getInt32(p + 4, true) * sy + oy;
+      z[i] = view.getInt32(p + 8, true) * sz + oz;
+      intensity[i] = view.getUint16(p + 12, true);
+      // Bytes 14-17 as one word (returns, class, scan angle, user data).
+      const w = view.getInt32(p + 14, true);
+      returnNumber[i] = w & 7;
+      numberOfReturns[i] = (w >> 3) & 7;
+      scanDirection[i] = (w >> 6) & 1;
+      edgeOfFlightLine[i] = (w >> 7) & 1;
+      classification[i] = (w >> 8) & 31;
+      classFlags[i] = (w >> 13) & 7;
+      scanAngle[i] = (w << 8) >> 24;
+      userData[i] = w >>> 24;
+      pointSourceId[i] = view.getUint16(p + 18, true);
+      gpsTime[i] = view.getFloat64(p + gpsAt, true);
     }
   } else {
     for (let i = 0, p = 0; i < count; i++, p += len) {
@@ -118,22 +194,18 @@ export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLa
       y[i] = view.getInt32(p + 4, true) * sy + oy;
       z[i] = view.getInt32(p + 8, true) * sz + oz;
       intensity[i] = view.getUint16(p + 12, true);
-      const r = bytes[p + 14]!;
-      const c = bytes[p + 15]!;
-      returnNumber[i] = r & 7;
-      numberOfReturns[i] = (r >> 3) & 7;
-      scanDirection[i] = (r >> 6) & 1;
-      edgeOfFlightLine[i] = r >> 7;
-      classification[i] = c & 31;
-      classFlags[i] = c >> 5;
-      scanAngle[i] = view.getInt8(p + 16);
-      userData[i] = bytes[p + 17]!;
+      // Bytes 14-17 as one word (returns, class, scan angle, user data).
+      const w = view.getInt32(p + 14, true);
+      returnNumber[i] = w & 7;
+      numberOfReturns[i] = (w >> 3) & 7;
+      scanDirection[i] = (w >> 6) & 1;
+      edgeOfFlightLine[i] = (w >> 7) & 1;
+      classification[i] = (w >> 8) & 31;
+      classFlags[i] = (w >> 13) & 7;
+      scanAngle[i] = (w << 8) >> 24;
+      userData[i] = w >>> 24;
       pointSourceId[i] = view.getUint16(p + 18, true);
     }
-  }
-  if (gpsTime) {
-    for (let i = 0, p = gpsAt; i < count; i++, p += len) gpsTime[i] = view.getFloat64(p, true);
-    chunk.gpsTime = gpsTime;
   }
   if (red && green && blue) {
     for (let i = 0, p = rgbAt; i < count; i++, p += len) {
@@ -141,13 +213,9 @@ export function decodeRecords(bytes: Uint8Array, count: number, layout: RecordLa
       green[i] = view.getUint16(p + 2, true);
       blue[i] = view.getUint16(p + 4, true);
     }
-    chunk.red = red;
-    chunk.green = green;
-    chunk.blue = blue;
   }
   if (nir) {
     for (let i = 0, p = nirAt; i < count; i++, p += len) nir[i] = view.getUint16(p, true);
-    chunk.nir = nir;
   }
   if (layout.extraBytes.length > 0) {
     const extra: Record<string, Float64Array> = {};

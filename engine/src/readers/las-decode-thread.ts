@@ -1,0 +1,130 @@
+import { Worker } from 'node:worker_threads';
+import type { PointChunk } from '../core/chunk.js';
+import { carveColumns, type RecordLayout } from './record-decoder.js';
+
+/** The part of a header the worker needs to decode records (plain data, cloned). */
+function plainLayout(layout: RecordLayout): RecordLayout {
+  const { pointFormat, recordLength, scale, offset, extraBytes } = layout;
+  return { pointFormat, recordLength, scale, offset, extraBytes, layout: layout.layout };
+}
+
+interface Reply {
+  id?: number;
+  ready?: boolean;
+  buffer?: ArrayBuffer;
+  extra?: Record<string, Float64Array>;
+  error?: string;
+}
+
+interface Job {
+  resolve: (reply: Reply) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * One worker thread decoding blocks of uncompressed LAS records next to the
+ * reading thread (which decodes the other blocks). The records are read into
+ * shared memory, so they reach the worker without a copy; the columns go to
+ * shared memory too (a reader with `reuse`) or to a buffer the worker
+ * allocates and transfers. Jobs are decoded in the order they are sent.
+ */
+export class LasDecodeThread {
+  /** False until the worker has loaded its decoder: blocks are decoded inline meanwhile. */
+  ready = false;
+  /** Resolves once the worker has loaded its decoder (or has failed). */
+  readonly started: Promise<void>;
+  /** Blocks the worker has decoded since it started. */
+  decodedBlocks = 0;
+  private readonly worker: Worker;
+  private onStarted: () => void = () => {};
+  private readonly jobs = new Map<number, Job>();
+  private nextId = 0;
+  private failure: Error | null = null;
+
+  constructor() {
+    this.started = new Promise((resolve) => {
+      this.onStarted = resolve;
+    });
+    this.worker = new Worker(new URL('./las-decode.worker.mjs', import.meta.url));
+    this.worker.on('message', (reply: Reply) => {
+      if (reply.ready) {
+        this.ready = true;
+        this.onStarted();
+        return;
+      }
+      const job = this.jobs.get(reply.id!);
+      this.jobs.delete(reply.id!);
+      if (this.jobs.size === 0) this.worker.unref();
+      if (!job) return;
+      if (reply.error !== undefined) job.reject(new Error(`LAS decode worker: ${reply.error}`));
+      else {
+        this.decodedBlocks++;
+        job.resolve(reply);
+      }
+    });
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', (code) => this.fail(new Error(`LAS decode worker exited (${code})`)));
+    // Idle, it does not keep the process alive; while jobs are out it does.
+    // (After the listeners: adding a 'message' listener refs the worker again.)
+    this.worker.unref();
+  }
+
+  /** True while the worker can take jobs. */
+  get usable(): boolean {
+    return this.ready && this.failure === null;
+  }
+
+  /**
+   * Decodes `count` records of `input` (a view into a SharedArrayBuffer) into
+   * `output` (a region of a SharedArrayBuffer, 8-byte aligned, at least
+   * columnBytes long) or, without one, into a buffer of the worker's.
+   */
+  decode(
+    input: Uint8Array<SharedArrayBuffer>,
+    count: number,
+    layout: RecordLayout,
+    output?: Uint8Array<SharedArrayBuffer>,
+  ): Promise<PointChunk> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    const reply = new Promise<Reply>((resolve, reject) => this.jobs.set(id, { resolve, reject }));
+    if (this.jobs.size === 1) this.worker.ref();
+    this.worker.postMessage({
+      id,
+      input: input.buffer,
+      inputOffset: input.byteOffset,
+      count,
+      layout: plainLayout(layout),
+      output: output?.buffer,
+      outputOffset: output?.byteOffset,
+      outputLength: output?.byteLength,
+    });
+    return reply.then(({ buffer, extra }) => {
+      const chunk = output
+        ? carveColumns(output.buffer, output.byteOffset, count, layout)
+        : carveColumns(buffer!, 0, count, layout);
+      if (extra) chunk.extra = extra;
+      return chunk;
+    });
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.ready = false;
+    this.onStarted();
+    for (const job of this.jobs.values()) job.reject(error);
+    this.jobs.clear();
+    if (shared === this) shared = null;
+  }
+}
+
+let shared: LasDecodeThread | null = null;
+
+/**
+ * The process-wide decode thread, started on first use and kept between
+ * files (it loads its decoder once; idle, it does not keep the process alive).
+ */
+export function lasDecodeThread(): LasDecodeThread {
+  shared ??= new LasDecodeThread();
+  return shared;
+}

@@ -1,0 +1,303 @@
+/**
+ * The LAS reader's decode shared with a worker thread gives the chunks of the
+ * decode on the reading thread, in file order, for every point format and
+ * chunking, with and without `reuse`; and the record decoder agrees with a
+ * field-by-field reference decoder (LAS 1.4 R15 tables 7–16) on the records
+ * of every real file, LAS and LAZ.
+ */
+import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
+import { REAL_FILES } from '@nuage/fixtures/real-files.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { PointChunk } from '../core/chunk.js';
+import { Cancelled } from '../core/errors.js';
+import { type ByteSource, memorySource, openFileSource } from './byte-source.js';
+import { createLasReader } from './las.reader.js';
+import { lasDecodeThread } from './las-decode-thread.js';
+import { POINT_FORMAT_SIZES } from './las-format.js';
+import { type LasHeader, readLasHeader } from './las-header.js';
+import { readLazChunkTable } from './laz-chunk-table.js';
+import { decodeLazChunk } from './laz-decode.mjs';
+import type { ReadOptions } from './point-cloud-reader.js';
+import { columnBytes, decodeRecords } from './record-decoder.js';
+
+/** A LAS file of `count` records of `format` whose bytes are pseudo-random (every field value occurs). */
+function randomLas(format: number, count: number, extraBytes: number, seed: number): Uint8Array {
+  const minor = format >= 6 ? 4 : format >= 4 ? 3 : 2;
+  const headerSize = [227, 227, 227, 235, 375][minor]!;
+  const recordLength = POINT_FORMAT_SIZES[format]! + extraBytes;
+  const bytes = new Uint8Array(headerSize + count * recordLength);
+  const dv = new DataView(bytes.buffer);
+  bytes.set(new TextEncoder().encode('LASF'), 0);
+  bytes[24] = 1;
+  bytes[25] = minor;
+  dv.setUint16(94, headerSize, true);
+  dv.setUint32(96, headerSize, true);
+  bytes[104] = format;
+  dv.setUint16(105, recordLength, true);
+  if (format < 6) dv.setUint32(107, count, true);
+  for (let a = 0; a < 3; a++) {
+    dv.setFloat64(131 + 8 * a, [0.01, 0.001, 0.25][a]!, true);
+    dv.setFloat64(155 + 8 * a, [500000, -20, 7.5][a]!, true);
+    dv.setFloat64(179 + 16 * a, 1e12, true);
+    dv.setFloat64(187 + 16 * a, -1e12, true);
+  }
+  if (minor >= 4) dv.setBigUint64(247, BigInt(count), true);
+  let state = seed >>> 0 || 1;
+  for (let p = headerSize; p < bytes.length; p++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    bytes[p] = state & 255;
+  }
+  return bytes;
+}
+
+const COLUMNS = [
+  'x',
+  'y',
+  'z',
+  'intensity',
+  'returnNumber',
+  'numberOfReturns',
+  'classification',
+  'classFlags',
+  'scannerChannel',
+  'scanDirection',
+  'edgeOfFlightLine',
+  'scanAngle',
+  'userData',
+  'pointSourceId',
+  'gpsTime',
+  'red',
+  'green',
+  'blue',
+  'nir',
+] as const;
+
+/** Every column of a chunk, copied (a reused chunk is overwritten by the next one). */
+function snapshot(chunk: PointChunk): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const key of COLUMNS) {
+    const column = chunk[key];
+    if (column) out[key] = Array.from(column.subarray(0, chunk.count));
+  }
+  for (const [name, column] of Object.entries(chunk.extra ?? {}))
+    out[`extra.${name}`] = Array.from(column.subarray(0, chunk.count));
+  return out;
+}
+
+async function readAll(
+  source: ByteSource,
+  options: ReadOptions,
+  shared: boolean,
+): Promise<{ chunks: Record<string, number[]>[]; buffers: Set<ArrayBufferLike> }> {
+  const header = await readLasHeader(source);
+  const reader = createLasReader(source, header, null, { minPointsForWorker: shared ? 0 : Number.POSITIVE_INFINITY });
+  const chunks: Record<string, number[]>[] = [];
+  const buffers = new Set<ArrayBufferLike>();
+  for await (const chunk of reader.read(shared ? options : { ...options, workers: 0 })) {
+    chunks.push(snapshot(chunk));
+    buffers.add(chunk.x.buffer);
+    // Every fixed column in one memory (a clipped chunk is a fresh copy per column).
+    if (!options.bbox) expect(COLUMNS.every((key) => !chunk[key] || chunk[key].buffer === chunk.x.buffer)).toBe(true);
+    expect(chunk.x.length).toBeGreaterThanOrEqual(chunk.count);
+  }
+  await reader.close();
+  return { chunks, buffers };
+}
+
+/** Reads through the worker-shared decode and checks it against the inline decode. */
+async function expectSharedMatchesInline(bytes: Uint8Array, options: ReadOptions): Promise<number> {
+  const thread = lasDecodeThread();
+  const before = thread.decodedBlocks;
+  const inline = await readAll(memorySource(bytes), options, false);
+  const shared = await readAll(memorySource(bytes), options, true);
+  expect(shared.chunks.length).toBe(inline.chunks.length);
+  for (let c = 0; c < inline.chunks.length; c++) expect(shared.chunks[c]).toEqual(inline.chunks[c]);
+  if (options.bbox) {
+    // Clipped chunks are fresh copies.
+  } else if (options.reuse) {
+    // One memory for every chunk: no allocation per chunk.
+    expect(shared.buffers.size).toBe(1);
+    expect(inline.buffers.size).toBe(1);
+  } else {
+    expect(shared.buffers.size).toBe(shared.chunks.length);
+  }
+  return thread.decodedBlocks - before;
+}
+
+describe('LAS decode shared with a worker thread', () => {
+  beforeAll(async () => {
+    // The reader decodes inline until the worker has started: wait, so the worker takes part.
+    await lasDecodeThread().started;
+    expect(lasDecodeThread().usable).toBe(true);
+  });
+
+  it.each(Array.from({ length: 11 }, (_, f) => f))(
+    'point format %i: same chunks as the inline decode, reused or fresh',
+    async (format) => {
+      const bytes = randomLas(format, 50_001, 3, 1234 + format);
+      let byWorker = 0;
+      byWorker += await expectSharedMatchesInline(bytes, { chunkSize: 4096, reuse: true });
+      byWorker += await expectSharedMatchesInline(bytes, { chunkSize: 5000 });
+      byWorker += await expectSharedMatchesInline(bytes, { chunkSize: 49_999, reuse: true });
+      expect(byWorker).toBeGreaterThan(4);
+    },
+  );
+
+  it('keeps file order and the bbox filter', async () => {
+    const bytes = randomLas(1, 40_000, 0, 99);
+    const header = await readLasHeader(memorySource(bytes));
+    const bbox = { minX: header.offset[0], maxX: header.offset[0] + 1e7, minY: -1e9, maxY: 1e9 };
+    const byWorker = await expectSharedMatchesInline(bytes, { chunkSize: 3000, reuse: true, bbox });
+    expect(byWorker).toBeGreaterThan(0);
+    const shared = await readAll(memorySource(bytes), { chunkSize: 3000, bbox }, true);
+    const kept = shared.chunks.reduce((n, c) => n + c.x!.length, 0);
+    expect(kept).toBeGreaterThan(1000);
+    expect(kept).toBeLessThan(40_000);
+    for (const c of shared.chunks) for (const x of c.x!) expect(x).toBeGreaterThanOrEqual(bbox.minX);
+  });
+
+  it('stops with Cancelled when the signal is aborted, with blocks at the worker', async () => {
+    const bytes = randomLas(6, 60_000, 0, 7);
+    const header = await readLasHeader(memorySource(bytes));
+    const reader = createLasReader(memorySource(bytes), header, null, { minPointsForWorker: 0 });
+    const controller = new AbortController();
+    let seen = 0;
+    await expect(
+      (async () => {
+        for await (const chunk of reader.read({ signal: controller.signal, chunkSize: 2000, reuse: true })) {
+          seen += chunk.count;
+          if (seen >= 6000) controller.abort();
+        }
+      })(),
+    ).rejects.toBeInstanceOf(Cancelled);
+    expect(seen).toBe(6000);
+    // The worker is left with nothing to do: a new read still works.
+    const again = await readAll(memorySource(bytes), { chunkSize: 2000 }, true);
+    expect(again.chunks.length).toBe(30);
+    await reader.close();
+  });
+
+  it.skipIf(!hasRealData())('reads the real LAS files as the inline decode does', async () => {
+    for (const facts of REAL_FILES.filter((f) => !f.compressed)) {
+      const source = await openFileSource(realFile(facts.file));
+      const bytes = await source.read(0, source.size);
+      await source.close();
+      const byWorker = await expectSharedMatchesInline(bytes, { chunkSize: 1000, reuse: true });
+      expect(byWorker).toBeGreaterThan(0);
+      await expectSharedMatchesInline(bytes, { chunkSize: 2500 });
+    }
+  });
+});
+
+/** Field-by-field decode of one record, straight from the LAS 1.4 R15 tables. */
+function referenceRecord(view: DataView, p: number, header: LasHeader): Record<string, number> {
+  const { layout, scale, offset } = header;
+  const out: Record<string, number> = {
+    x: view.getInt32(p, true) * scale[0] + offset[0],
+    y: view.getInt32(p + 4, true) * scale[1] + offset[1],
+    z: view.getInt32(p + 8, true) * scale[2] + offset[2],
+    intensity: view.getUint16(p + 12, true),
+    userData: view.getUint8(p + 17),
+  };
+  const a = view.getUint8(p + 14);
+  const b = view.getUint8(p + 15);
+  if (layout.extended) {
+    Object.assign(out, {
+      returnNumber: a & 0x0f,
+      numberOfReturns: a >> 4,
+      classFlags: b & 0x0f,
+      scannerChannel: (b >> 4) & 3,
+      scanDirection: (b >> 6) & 1,
+      edgeOfFlightLine: (b >> 7) & 1,
+      classification: view.getUint8(p + 16),
+      scanAngle: Math.fround(view.getInt16(p + 18, true) * 0.006),
+      pointSourceId: view.getUint16(p + 20, true),
+    });
+  } else {
+    Object.assign(out, {
+      returnNumber: a & 7,
+      numberOfReturns: (a >> 3) & 7,
+      scanDirection: (a >> 6) & 1,
+      edgeOfFlightLine: (a >> 7) & 1,
+      classification: b & 0x1f,
+      classFlags: b >> 5,
+      scanAngle: view.getInt8(p + 16),
+      pointSourceId: view.getUint16(p + 18, true),
+    });
+  }
+  if (layout.gpsTime >= 0) out.gpsTime = view.getFloat64(p + layout.gpsTime, true);
+  if (layout.rgb >= 0) {
+    out.red = view.getUint16(p + layout.rgb, true);
+    out.green = view.getUint16(p + layout.rgb + 2, true);
+    out.blue = view.getUint16(p + layout.rgb + 4, true);
+  }
+  if (layout.nir >= 0) out.nir = view.getUint16(p + layout.nir, true);
+  for (const field of header.extraBytes) {
+    const at = p + field.recordOffset;
+    const raw = [
+      () => view.getUint8(at),
+      () => view.getInt8(at),
+      () => view.getUint16(at, true),
+      () => view.getInt16(at, true),
+      () => view.getUint32(at, true),
+      () => view.getInt32(at, true),
+      () => Number(view.getBigUint64(at, true)),
+      () => Number(view.getBigInt64(at, true)),
+      () => view.getFloat32(at, true),
+      () => view.getFloat64(at, true),
+    ][field.dataType - 1]!();
+    out[`extra.${field.name}`] = raw * field.scale + field.offset;
+  }
+  return out;
+}
+
+/** Checks decodeRecords (fresh memory, and an offset region of shared memory) against the reference. */
+function expectMatchesReference(records: Uint8Array, count: number, header: LasHeader): void {
+  const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
+  const shared = new SharedArrayBuffer(columnBytes(count, header) + 64);
+  for (const chunk of [
+    decodeRecords(records, count, header),
+    decodeRecords(records, count, header, new Uint8Array(shared, 16, columnBytes(count, header))),
+  ]) {
+    const columns = snapshot(chunk);
+    const keys = Object.keys(referenceRecord(view, 0, header)).sort();
+    expect(Object.keys(columns).sort()).toEqual(keys);
+    for (let i = 0; i < count; i++) {
+      const expected = referenceRecord(view, i * header.recordLength, header);
+      for (const key of keys) {
+        if (!Object.is(columns[key]![i], expected[key])) {
+          expect({ point: i, key, value: columns[key]![i] }).toEqual({ point: i, key, value: expected[key] });
+        }
+      }
+    }
+  }
+}
+
+describe.skipIf(!hasRealData())('record decoder against a field-by-field reference', () => {
+  it.each(REAL_FILES.map((f) => [f.file, f.compressed] as const))('%s', async (file, compressed) => {
+    const source = await openFileSource(realFile(file));
+    const header = await readLasHeader(source);
+    let records: Uint8Array;
+    let count: number;
+    if (compressed) {
+      // The records of the first LAZ chunk, decoded.
+      const [first] = await readLazChunkTable(source, header);
+      count = first!.pointCount;
+      const bytes = await source.read(first!.offset, first!.byteLength);
+      records = await decodeLazChunk(bytes, header.pointFormat, header.recordLength, count);
+    } else {
+      count = header.pointCount;
+      records = await source.read(header.pointDataOffset, count * header.recordLength);
+    }
+    await source.close();
+    expectMatchesReference(records, count, header);
+  });
+
+  it.each(Array.from({ length: 11 }, (_, f) => f))('random records of point format %i', async (format) => {
+    const bytes = randomLas(format, 3000, 5, 77 + format);
+    const header = await readLasHeader(memorySource(bytes));
+    expectMatchesReference(bytes.subarray(header.pointDataOffset), header.pointCount, header);
+  });
+});
