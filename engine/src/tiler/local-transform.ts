@@ -1,4 +1,4 @@
-import { type CrsInfo, createTransformer } from '../crs/index.js';
+import type { CrsInfo } from '../crs/index.js';
 import { type ColumnTransform, type GridNodes, gridTransform } from './ecef-grid-transform.js';
 import { ecefToLocal, type LocalFrame } from './local-frame.js';
 
@@ -17,15 +17,43 @@ export interface LocalTransformSpec {
   nodes: GridNodes | null;
 }
 
-/** The exact source → ECEF → local ENU transform (proj4, 1–2 µs a point). */
+/** The CRS module (proj4 and its definitions, a fifth of a second to load): loaded by a thread the first time it needs it. */
+let crsModule: typeof import('../crs/index.js') | undefined;
+
+/** The exact source → ECEF → local ENU transform (proj4, 1–2 µs a point); needs {@link loadExactTransforms} first. */
 export function exactToLocal(crs: CrsInfo, frame: LocalFrame): ColumnTransform {
-  const toEcef = createTransformer(crs, 'EPSG:4978');
+  if (!crsModule) throw new Error('the CRS module is not loaded (call loadExactTransforms first)');
+  const toEcef = crsModule.createTransformer(crs, 'EPSG:4978');
   return {
     forward(x, y, z, n) {
       toEcef.forward(x, y, z, n);
       ecefToLocal(frame, x, y, z, n);
     },
   };
+}
+
+/** Loads what {@link exactToLocal} needs. */
+export async function loadExactTransforms(): Promise<void> {
+  crsModule ??= await import('../crs/index.js');
+}
+
+/**
+ * Whether `forward` of the spec's transform may need the exact transform for
+ * these points: always without a grid, else when one lies off it.
+ */
+export function needsExactTransform(spec: LocalTransformSpec, x: Float64Array, y: Float64Array, n: number): boolean {
+  const g = spec.nodes;
+  if (!g) return true;
+  const lastX = g.nx - 1;
+  const lastY = g.ny - 1;
+  let inside = true;
+  for (let i = 0; i < n && inside; i++) {
+    // The grid transform's own test (NaN counts as off the grid).
+    const fx = (x[i]! - g.x0) / g.dx;
+    const fy = (y[i]! - g.y0) / g.dy;
+    inside = fx >= 0 && fy >= 0 && fx <= lastX && fy <= lastY;
+  }
+  return !inside;
 }
 
 /** Copies grid nodes into shared memory (worker threads then read them in place). */

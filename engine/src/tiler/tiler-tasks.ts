@@ -5,7 +5,7 @@ import { decodeLazChunk } from '../readers/laz-decode.mjs';
 import type { RecordLayout } from '../readers/record-decoder.js';
 import { readBucket, splitBucket } from './bucket-file.js';
 import { enuFrameAt, geodeticToEcef } from './local-frame.js';
-import { localTransform } from './local-transform.js';
+import { loadExactTransforms, localTransform, needsExactTransform } from './local-transform.js';
 import { type BuildParams, buildSubtree, GridSampler, QUANT_MAX } from './octree.js';
 import { allocBlock, blockRange, concatBlocks, encodeBlock, type PointBlock } from './point-block.js';
 import { encodeNodeContent, writeNodeContent } from './tile-content.js';
@@ -259,6 +259,7 @@ async function bucketLazChunk(t: LazBucketTask): Promise<TilerReply> {
     return emptyReply({ decodeError: (error as Error).message ?? String(error) });
   }
   const columns = recordsToColumns(records, n, t.layout, t.hasColor);
+  if (needsExactTransform(t.transform, columns.x, columns.y, n)) await loadExactTransforms();
   localTransform(t.transform).forward(columns.x, columns.y, columns.z, n);
   return bucketColumns(columns, t);
 }
