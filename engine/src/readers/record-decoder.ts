@@ -123,88 +123,73 @@ export function decodeRecords(
   // sixteen buffers per chunk cost about as much as decoding them. `reuse`
   // (a streaming reader's recycled memory) saves even that one.
   const needed = columnBytes(count, layout);
-  let chunk: PointChunk;
+  let buffer: ArrayBufferLike;
+  let base = 0;
   if (reuse instanceof Uint8Array && reuse.byteLength >= needed) {
-    chunk = carveColumns(reuse.buffer, reuse.byteOffset, count, layout);
+    buffer = reuse.buffer;
+    base = reuse.byteOffset;
   } else if (reuse && !(reuse instanceof Uint8Array) && reuse.byteLength >= needed) {
-    chunk = carveColumns(reuse, 0, count, layout);
+    buffer = reuse;
   } else {
-    chunk = carveColumns(new ArrayBuffer(needed), 0, count, layout);
+    buffer = new ArrayBuffer(needed);
   }
-  const { x, y, z, gpsTime, red, green, blue, nir } = chunk;
-  const intensity = chunk.intensity!;
-  const returnNumber = chunk.returnNumber!;
-  const numberOfReturns = chunk.numberOfReturns!;
-  const classification = chunk.classification!;
-  const classFlags = chunk.classFlags!;
-  const scanDirection = chunk.scanDirection!;
-  const edgeOfFlightLine = chunk.edgeOfFlightLine!;
-  const scanAngle = chunk.scanAngle!;
-  const userData = chunk.userData!;
-  const pointSourceId = chunk.pointSourceId!;
-  // One pass over the records for the fixed fields of formats 0-10 (GPS time
-  // too when the format has it): each record is touched once.
+  const chunk = carveColumns(buffer, base, count, layout);
+  const { red, green, blue, nir } = chunk;
+  // The loop writes through one view per element type, over consecutive
+  // columns (x, y, z, GPS time; intensity, point source; the byte columns)
+  // rather than one view per column: V8 re-checks every typed array it
+  // stores to on every iteration, so fewer arrays is fewer checks.
+  const n = count;
+  const eights = gpsAt >= 0 ? 4 : 3;
+  const f64 = new Float64Array(buffer, base, eights * n);
+  const f32 = new Float32Array(buffer, base + eights * 8 * n, n);
+  const u16 = new Uint16Array(buffer, base + (eights * 8 + 4) * n, 2 * n);
+  const u8 = chunk.returnNumber!;
+  const bytesOut = new Uint8Array(u8.buffer, u8.byteOffset, (extended ? 8 : 7) * n);
+  // Byte columns, in carving order: return number, number of returns,
+  // classification, class flags, scan direction, edge of flight line, user
+  // data, scanner channel.
   if (extended) {
     // Formats 6-10 all carry GPS time.
-    const scannerChannel = chunk.scannerChannel!;
-    const gps = gpsTime!;
-    for (let i = 0, p = 0; i < count; i++, p += len) {
-      x[i] = view.getInt32(p, true) * sx + ox;
-      y[i] = view.getInt32(p + 4, true) * sy + oy;
-      z[i] = view.getInt32(p + 8, true) * sz + oz;
-      intensity[i] = view.getUint16(p + 12, true);
+    for (let i = 0, p = 0; i < n; i++, p += len) {
+      f64[i] = view.getInt32(p, true) * sx + ox;
+      f64[i + n] = view.getInt32(p + 4, true) * sy + oy;
+      f64[i + 2 * n] = view.getInt32(p + 8, true) * sz + oz;
+      f64[i + 3 * n] = view.getFloat64(p + gpsAt, true);
       // Bytes 14-17 and 18-21 as two words: fewer loads than a byte each.
       const w = view.getInt32(p + 14, true);
       const a = view.getInt32(p + 18, true);
-      returnNumber[i] = w & 15;
-      numberOfReturns[i] = (w >> 4) & 15;
-      classFlags[i] = (w >> 8) & 15;
-      scannerChannel[i] = (w >> 12) & 3;
-      scanDirection[i] = (w >> 14) & 1;
-      edgeOfFlightLine[i] = (w >> 15) & 1;
-      classification[i] = (w >> 16) & 255;
-      userData[i] = w >>> 24;
-      scanAngle[i] = ((a << 16) >> 16) * 0.006;
-      pointSourceId[i] = a >>> 16;
-      gps[i] = view.getFloat64(p + gpsAt, true);
-    }
-  } else if (gpsTime) {
-    // Formats 1, 3, 4 and 5.
-    for (let i = 0, p = 0; i < count; i++, p += len) {
-      x[i] = view.getInt32(p, true) * sx + ox;
-      y[i] = view.getInt32(p + 4, true) * sy + oy;
-      z[i] = view.getInt32(p + 8, true) * sz + oz;
-      intensity[i] = view.getUint16(p + 12, true);
-      // Bytes 14-17 as one word (returns, class, scan angle, user data).
-      const w = view.getInt32(p + 14, true);
-      returnNumber[i] = w & 7;
-      numberOfReturns[i] = (w >> 3) & 7;
-      scanDirection[i] = (w >> 6) & 1;
-      edgeOfFlightLine[i] = (w >> 7) & 1;
-      classification[i] = (w >> 8) & 31;
-      classFlags[i] = (w >> 13) & 7;
-      scanAngle[i] = (w << 8) >> 24;
-      userData[i] = w >>> 24;
-      pointSourceId[i] = view.getUint16(p + 18, true);
-      gpsTime[i] = view.getFloat64(p + gpsAt, true);
+      f32[i] = ((a << 16) >> 16) * 0.006;
+      u16[i] = view.getUint16(p + 12, true);
+      u16[i + n] = a >>> 16;
+      bytesOut[i] = w & 15;
+      bytesOut[i + n] = (w >> 4) & 15;
+      bytesOut[i + 2 * n] = (w >> 16) & 255;
+      bytesOut[i + 3 * n] = (w >> 8) & 15;
+      bytesOut[i + 4 * n] = (w >> 14) & 1;
+      bytesOut[i + 5 * n] = (w >> 15) & 1;
+      bytesOut[i + 6 * n] = w >>> 24;
+      bytesOut[i + 7 * n] = (w >> 12) & 3;
     }
   } else {
-    for (let i = 0, p = 0; i < count; i++, p += len) {
-      x[i] = view.getInt32(p, true) * sx + ox;
-      y[i] = view.getInt32(p + 4, true) * sy + oy;
-      z[i] = view.getInt32(p + 8, true) * sz + oz;
-      intensity[i] = view.getUint16(p + 12, true);
+    const gps = gpsAt >= 0;
+    for (let i = 0, p = 0; i < n; i++, p += len) {
+      f64[i] = view.getInt32(p, true) * sx + ox;
+      f64[i + n] = view.getInt32(p + 4, true) * sy + oy;
+      f64[i + 2 * n] = view.getInt32(p + 8, true) * sz + oz;
+      if (gps) f64[i + 3 * n] = view.getFloat64(p + gpsAt, true);
       // Bytes 14-17 as one word (returns, class, scan angle, user data).
       const w = view.getInt32(p + 14, true);
-      returnNumber[i] = w & 7;
-      numberOfReturns[i] = (w >> 3) & 7;
-      scanDirection[i] = (w >> 6) & 1;
-      edgeOfFlightLine[i] = (w >> 7) & 1;
-      classification[i] = (w >> 8) & 31;
-      classFlags[i] = (w >> 13) & 7;
-      scanAngle[i] = (w << 8) >> 24;
-      userData[i] = w >>> 24;
-      pointSourceId[i] = view.getUint16(p + 18, true);
+      f32[i] = (w << 8) >> 24;
+      u16[i] = view.getUint16(p + 12, true);
+      u16[i + n] = view.getUint16(p + 18, true);
+      bytesOut[i] = w & 7;
+      bytesOut[i + n] = (w >> 3) & 7;
+      bytesOut[i + 2 * n] = (w >> 8) & 31;
+      bytesOut[i + 3 * n] = (w >> 13) & 7;
+      bytesOut[i + 4 * n] = (w >> 6) & 1;
+      bytesOut[i + 5 * n] = (w >> 7) & 1;
+      bytesOut[i + 6 * n] = w >>> 24;
     }
   }
   if (red && green && blue) {
