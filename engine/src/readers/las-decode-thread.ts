@@ -1,6 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { PointChunk } from '../core/chunk.js';
-import { carveColumns, type RecordLayout } from './record-decoder.js';
+import type { RecordLayout } from './record-decoder.js';
+import { carveColumns } from './record-decoder.js';
+import type { DecoderMemory } from './record-decoder-wasm.js';
 
 /** The part of a header the worker needs to decode records (plain data, cloned). */
 function plainLayout(layout: RecordLayout): RecordLayout {
@@ -23,10 +25,10 @@ interface Job {
 
 /**
  * One worker thread decoding blocks of uncompressed LAS records next to the
- * reading thread (which decodes the other blocks). The records are read into
- * shared memory, so they reach the worker without a copy; the columns go to
- * shared memory too (a reader with `reuse`) or to a buffer the worker
- * allocates and transfers. Jobs are decoded in the order they are sent.
+ * reading thread (which decodes the other blocks), with the WebAssembly
+ * decoder over memory the reader shares with it: records are read into that
+ * memory and decoded into columns in it, so nothing crosses threads but
+ * offsets. Jobs are decoded in the order they are sent.
  */
 export class LasDecodeThread {
   /** False until the worker has loaded its decoder: blocks are decoded inline meanwhile. */
@@ -36,10 +38,11 @@ export class LasDecodeThread {
   /** Blocks the worker has decoded since it started. */
   decodedBlocks = 0;
   private readonly worker: Worker;
-  private onStarted: () => void = () => {};
   private readonly jobs = new Map<number, Job>();
   private nextId = 0;
+  private nextReader = 0;
   private failure: Error | null = null;
+  private onStarted: () => void = () => {};
 
   constructor() {
     this.started = new Promise((resolve) => {
@@ -74,35 +77,41 @@ export class LasDecodeThread {
     return this.ready && this.failure === null;
   }
 
+  /** Lets the worker decode into `memory` (shared) for records of `layout`; returns the reader's id. */
+  open(memory: DecoderMemory, layout: RecordLayout): number {
+    const reader = this.nextReader++;
+    this.worker.postMessage({ type: 'open', reader, memory, layout: plainLayout(layout) });
+    return reader;
+  }
+
+  /** Forgets a reader's memory (its jobs have all been answered). */
+  close(reader: number): void {
+    if (!this.failure) this.worker.postMessage({ type: 'close', reader });
+  }
+
   /**
-   * Decodes `count` records of `input` (a view into a SharedArrayBuffer) into
-   * `output` (a region of a SharedArrayBuffer, 8-byte aligned, at least
-   * columnBytes long) or, without one, into a buffer of the worker's.
+   * Decodes `count` records at byte `records` of the reader's memory into
+   * columns at byte `columns`. The chunk's columns are views of that memory,
+   * or with `copy`, of a buffer of their own the worker copied them to.
    */
   decode(
-    input: Uint8Array<SharedArrayBuffer>,
-    count: number,
+    reader: number,
+    memory: DecoderMemory,
     layout: RecordLayout,
-    output?: Uint8Array<SharedArrayBuffer>,
+    records: number,
+    count: number,
+    columns: number,
+    copyBytes: number,
   ): Promise<PointChunk> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     const reply = new Promise<Reply>((resolve, reject) => this.jobs.set(id, { resolve, reject }));
     if (this.jobs.size === 1) this.worker.ref();
-    this.worker.postMessage({
-      id,
-      input: input.buffer,
-      inputOffset: input.byteOffset,
-      count,
-      layout: plainLayout(layout),
-      output: output?.buffer,
-      outputOffset: output?.byteOffset,
-      outputLength: output?.byteLength,
-    });
+    this.worker.postMessage({ id, reader, records, count, columns, copyBytes });
     return reply.then(({ buffer, extra }) => {
-      const chunk = output
-        ? carveColumns(output.buffer, output.byteOffset, count, layout)
-        : carveColumns(buffer!, 0, count, layout);
+      const chunk = buffer
+        ? carveColumns(buffer, 0, count, layout)
+        : carveColumns(memory.buffer, columns, count, layout);
       if (extra) chunk.extra = extra;
       return chunk;
     });

@@ -1,9 +1,10 @@
 /**
  * The LAS reader's decode shared with a worker thread gives the chunks of the
  * decode on the reading thread, in file order, for every point format and
- * chunking, with and without `reuse`; and the record decoder agrees with a
- * field-by-field reference decoder (LAS 1.4 R15 tables 7–16) on the records
- * of every real file, LAS and LAZ.
+ * chunking, with and without `reuse`; and both record decoders (JavaScript,
+ * WebAssembly) agree with a field-by-field reference decoder (LAS 1.4 R15
+ * tables 7–16) on the records of every real file, LAS and LAZ, and on random
+ * records of every point format.
  */
 import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import { REAL_FILES } from '@nuage/fixtures/real-files.js';
@@ -19,6 +20,7 @@ import { readLazChunkTable } from './laz-chunk-table.js';
 import { decodeLazChunk } from './laz-decode.mjs';
 import type { ReadOptions } from './point-cloud-reader.js';
 import { columnBytes, decodeRecords } from './record-decoder.js';
+import { sharedDecoderMemory, WasmRecordDecoder } from './record-decoder-wasm.js';
 
 /** A LAS file of `count` records of `format` whose bytes are pseudo-random (every field value occurs). */
 function randomLas(format: number, count: number, extraBytes: number, seed: number): Uint8Array {
@@ -253,13 +255,28 @@ function referenceRecord(view: DataView, p: number, header: LasHeader): Record<s
   return out;
 }
 
-/** Checks decodeRecords (fresh memory, and an offset region of shared memory) against the reference. */
+/** The WebAssembly decoder over records copied into its memory (shared between threads or not). */
+function wasmDecode(records: Uint8Array, count: number, header: LasHeader, shared: boolean): PointChunk {
+  const columnsAt = Math.ceil((records.byteLength + 3) / 8) * 8;
+  const bytes = columnsAt + columnBytes(count, header);
+  const decoder = new WasmRecordDecoder(header, bytes, shared ? sharedDecoderMemory(bytes) : undefined);
+  // Records at an odd offset: the decoder reads them unaligned.
+  decoder.bytesAt(3, records.byteLength).set(records);
+  return decoder.decode(3, count, columnsAt);
+}
+
+/**
+ * Checks decodeRecords (fresh memory, and an offset region of shared memory)
+ * and the WebAssembly decoder against the reference.
+ */
 function expectMatchesReference(records: Uint8Array, count: number, header: LasHeader): void {
   const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
   const shared = new SharedArrayBuffer(columnBytes(count, header) + 64);
   for (const chunk of [
     decodeRecords(records, count, header),
     decodeRecords(records, count, header, new Uint8Array(shared, 16, columnBytes(count, header))),
+    wasmDecode(records, count, header, false),
+    wasmDecode(records, count, header, true),
   ]) {
     const columns = snapshot(chunk);
     const keys = Object.keys(referenceRecord(view, 0, header)).sort();

@@ -9,13 +9,20 @@ import {
   outsideBounds,
   type PointCloudReader,
   type ReadOptions,
-  recordsToChunk,
   throwIfAborted,
 } from './point-cloud-reader.js';
-import { columnBytes, decodeRecords } from './record-decoder.js';
+import { carveColumns, columnBytes } from './record-decoder.js';
+import { sharedDecoderMemory, WasmRecordDecoder } from './record-decoder-wasm.js';
 
 /** Blocks read ahead of the one being decoded. */
 const READ_AHEAD = 4;
+
+/**
+ * Most points per block (and chunk): the decoder's memory holds several
+ * blocks and WebAssembly memory stops at 4 GiB, so a huge `chunkSize` gets
+ * chunks of this size instead.
+ */
+const MAX_BLOCK_POINTS = 1 << 22;
 
 /**
  * Column sets of a reader sharing the decode with the worker: block `b` is
@@ -35,15 +42,16 @@ export const LAS_READER = { id: 'readers.las', name: 'LAS', extensions: ['las'],
 
 /**
  * Uncompressed LAS 1.0–1.4 reader: reads `chunkSize` records at a time
- * through the file handle, a few blocks ahead, and decodes them column-wise.
- * Memory is bounded by a few chunks whatever the file size.
+ * through the file handle, a few blocks ahead, straight into the memory of a
+ * WebAssembly record decoder (record-decoder-wasm.ts), which decodes them to
+ * columns in the same memory. Memory is bounded by a few chunks whatever the
+ * file size. With `reuse` the chunks' columns are views of that memory, so
+ * nothing is allocated per chunk; without, each chunk gets a copy.
  *
  * On files of a million points or more (and two cores or more), a worker
- * thread decodes every other block while this thread decodes the rest: the
- * records are read into shared memory and the columns are written to shared,
- * recycled memory (with `reuse`), so nothing is copied or allocated per block.
- * Chunks come out in file order either way. `workers: 0` keeps the decode on
- * this thread.
+ * thread decodes every other block while this thread decodes the rest, over
+ * memory both share. Chunks come out in file order either way; `workers: 0`
+ * keeps the decode on this thread.
  */
 export function createLasReader(
   source: ByteSource,
@@ -58,7 +66,7 @@ export function createLasReader(
     crs,
     crsRequired: crs === null,
     read(options: ReadOptions = {}): AsyncIterable<PointChunk> {
-      const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_CHUNK_SIZE));
+      const chunkSize = Math.min(MAX_BLOCK_POINTS, Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_CHUNK_SIZE)));
       const shared =
         options.workers !== 0 &&
         availableParallelism() > 1 &&
@@ -70,7 +78,25 @@ export function createLasReader(
   };
 }
 
-/** Reads and decodes every block on this thread. */
+/** Rounds up to a multiple of 8 (column sets and input slots start 8-byte aligned). */
+const aligned = (bytes: number) => Math.ceil(bytes / 8) * 8;
+
+/** A copy of `count` points' columns at byte `at` of the decoder's memory, in a buffer of their own. */
+function ownColumns(decoder: WasmRecordDecoder, at: number, count: number, header: LasHeader, chunk: PointChunk) {
+  const bytes = columnBytes(count, header);
+  const buffer = new ArrayBuffer(bytes);
+  new Uint8Array(buffer).set(decoder.bytesAt(at, bytes));
+  const own = carveColumns(buffer, 0, count, header);
+  if (chunk.extra) own.extra = chunk.extra;
+  return own;
+}
+
+/**
+ * Reads blocks a few ahead straight into the WebAssembly decoder's memory
+ * and decodes them there, on this thread. With `reuse` the chunk's columns
+ * are views of that memory too (overwritten by the next chunk); without, they
+ * are copied out to a buffer of their own.
+ */
 async function* readInline(
   source: ByteSource,
   header: LasHeader,
@@ -80,40 +106,39 @@ async function* readInline(
   if (outsideBounds(header, options.bbox)) return;
   const length = header.recordLength;
   const total = header.pointCount;
+  const perBlock = Math.min(chunkSize, Math.max(1, total));
+  const blocks = Math.ceil(total / chunkSize);
+  const countOf = (b: number) => Math.min(chunkSize, total - b * chunkSize);
 
-  // A ring of READ_AHEAD buffers: the next reads are in flight while the
-  // current block is decoded, so the disk (which serves several requests
-  // at once) and the CPU overlap. The columns are decoded out of the
-  // buffers, which are reused.
-  const size = Math.min(chunkSize, Math.max(1, total)) * length;
-  const depth = Math.min(READ_AHEAD, Math.max(1, Math.ceil(total / chunkSize)));
-  const buffers = Array.from({ length: depth }, () => new Uint8Array(size));
+  // A ring of READ_AHEAD input slots: the next reads are in flight while the
+  // current block is decoded, so the disk (which serves several requests at
+  // once) and the CPU overlap. Then one set of columns.
+  const depth = Math.min(READ_AHEAD, Math.max(1, blocks));
+  const slotBytes = aligned(perBlock * length);
+  const columnsAt = depth * slotBytes;
+  const decoder = new WasmRecordDecoder(header, columnsAt + columnBytes(perBlock, header));
   const pending: Promise<Uint8Array>[] = [];
   let next = 0;
   const fill = () => {
-    while (next < total && pending.length < depth) {
-      const start = next;
-      const read = source.read(
-        header.pointDataOffset + start * length,
-        Math.min(chunkSize, total - start) * length,
-        buffers[(start / chunkSize) % depth],
-      );
+    while (next < blocks && pending.length < depth) {
+      const b = next++;
+      const into = decoder.bytesAt((b % depth) * slotBytes, countOf(b) * length);
+      const read = source.read(header.pointDataOffset + b * chunkSize * length, countOf(b) * length, into);
       read.catch(() => {}); // awaited in order below
       pending.push(read);
-      next += chunkSize;
     }
   };
-  let recycled: ArrayBuffer | undefined;
   try {
     fill();
-    for (let start = 0; start < total; start += chunkSize) {
+    for (let b = 0; b < blocks; b++) {
       throwIfAborted(options.signal);
-      const count = Math.min(chunkSize, total - start);
-      const bytes = await pending.shift()!;
-      const chunk = recordsToChunk(bytes, count, header, options.bbox, recycled);
-      // The buffer just decoded is free again: queue the next read into it.
+      const count = countOf(b);
+      await pending.shift()!;
+      let chunk = decoder.decode((b % depth) * slotBytes, count, columnsAt);
+      if (!options.reuse) chunk = ownColumns(decoder, columnsAt, count, header, chunk);
+      // The slot just decoded is free again: queue the next read into it.
       fill();
-      if (options.reuse) recycled = chunk.x.buffer as ArrayBuffer;
+      chunk = clipChunk(chunk, options.bbox);
       if (chunk.count > 0) yield chunk;
     }
   } finally {
@@ -122,11 +147,11 @@ async function* readInline(
 }
 
 /**
- * Reads blocks ahead into shared memory and splits their decode: odd blocks
- * go to the decode worker (at most two queued, so it never waits for this
- * thread), even blocks are decoded here, ahead of the consumer while the
- * worker finishes the block before. Until the worker has started, every
- * block is decoded here.
+ * Reads blocks ahead into memory shared with the decode worker and splits
+ * their decode: odd blocks go to the worker (at most two queued, so it never
+ * waits for this thread), even blocks are decoded here, ahead of the consumer
+ * while the worker finishes the block before. Until the worker has started,
+ * every block is decoded here.
  */
 async function* readShared(
   source: ByteSource,
@@ -142,18 +167,19 @@ async function* readShared(
   const countOf = (b: number) => Math.min(chunkSize, total - b * chunkSize);
 
   // Block b is read into input slot b % slots, which is free again once
-  // block b has been handed to the consumer.
+  // block b has been handed to the consumer. Its columns go to set
+  // b % COLUMN_SETS: blocks current..current+COLUMN_SETS-1 never share a set,
+  // and the consumer has let go of every block before `current`.
   const slots = READ_AHEAD + COLUMN_SETS;
-  const slotBytes = chunkSize * length;
-  const input = new SharedArrayBuffer(slots * slotBytes);
-  const inputOf = (b: number) => new Uint8Array(input, (b % slots) * slotBytes, countOf(b) * length);
-  // With reuse, block b's columns go to set b % COLUMN_SETS (8-byte aligned):
-  // blocks current..current+COLUMN_SETS-1 never share a set, and the
-  // consumer has let go of every block before `current`.
-  const setBytes = Math.ceil(columnBytes(chunkSize, header) / 8) * 8;
-  const columns = options.reuse ? new SharedArrayBuffer(COLUMN_SETS * setBytes) : null;
-  const columnsOf = (b: number) =>
-    columns ? new Uint8Array(columns, (b % COLUMN_SETS) * setBytes, setBytes) : undefined;
+  const slotBytes = aligned(chunkSize * length);
+  const setBytes = aligned(columnBytes(chunkSize, header));
+  const memoryBytes = slots * slotBytes + COLUMN_SETS * setBytes;
+  const memory = sharedDecoderMemory(memoryBytes);
+  const decoder = new WasmRecordDecoder(header, memoryBytes, memory);
+  const recordsAt = (b: number) => (b % slots) * slotBytes;
+  const columnsAt = (b: number) => slots * slotBytes + (b % COLUMN_SETS) * setBytes;
+  const copyBytes = (b: number) => (options.reuse ? 0 : columnBytes(countOf(b), header));
+  let reader = -1;
 
   const reads: (Promise<Uint8Array> | undefined)[] = new Array(blocks);
   const atWorker: (Promise<PointChunk> | undefined)[] = new Array(blocks);
@@ -162,14 +188,16 @@ async function* readShared(
   const fill = (current: number) => {
     while (nextRead < blocks && nextRead < current + slots) {
       const b = nextRead++;
-      const read = source.read(header.pointDataOffset + b * chunkSize * length, countOf(b) * length, inputOf(b));
+      const into = decoder.bytesAt(recordsAt(b), countOf(b) * length);
+      const read = source.read(header.pointDataOffset + b * chunkSize * length, countOf(b) * length, into);
       read.catch(() => {}); // awaited below
       reads[b] = read;
     }
   };
   const decodeHere = async (b: number) => {
-    const bytes = await reads[b]!;
-    return decodeRecords(bytes, countOf(b), header, columnsOf(b));
+    await reads[b];
+    const chunk = decoder.decode(recordsAt(b), countOf(b), columnsAt(b));
+    return options.reuse ? chunk : ownColumns(decoder, columnsAt(b), countOf(b), header, chunk);
   };
 
   try {
@@ -182,7 +210,8 @@ async function* readShared(
         while (j < blocks && atWorker[j]) j += 2;
         if (j < b + COLUMN_SETS && j < blocks && !decodedAhead[j]) {
           await reads[j];
-          const job = thread.decode(inputOf(j) as Uint8Array<SharedArrayBuffer>, countOf(j), header, columnsOf(j));
+          if (reader < 0) reader = thread.open(memory, header);
+          const job = thread.decode(reader, memory, header, recordsAt(j), countOf(j), columnsAt(j), copyBytes(j));
           job.catch(() => {}); // awaited below
           atWorker[j] = job;
         }
@@ -194,7 +223,8 @@ async function* readShared(
           // While the worker finishes block b, decode the next block here.
           const next = b + 1;
           if (next < blocks && !atWorker[next] && !decodedAhead[next]) decodedAhead[next] = await decodeHere(next);
-          chunk = await job;
+          // Should the worker die, its block is still in memory: decode it here.
+          chunk = await job.catch(() => decodeHere(b));
         } else {
           chunk = await decodeHere(b);
         }
@@ -207,5 +237,6 @@ async function* readShared(
     }
   } finally {
     await Promise.allSettled([...reads, ...atWorker].filter((p) => p !== undefined));
+    if (reader >= 0) thread.close(reader);
   }
 }

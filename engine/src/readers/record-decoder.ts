@@ -103,9 +103,11 @@ export function carveColumns(
 
 /**
  * Decodes `count` consecutive point records into a columnar chunk, one
- * DataView over the whole buffer and one tight loop per column group (no
+ * DataView over the whole buffer and one pass over the records (no
  * per-point objects). Coordinates are scaled and offset. The fixed columns
- * share one allocation, or `reuse` when it is large enough.
+ * share one allocation, or `reuse` when it is large enough. (The LAS reader
+ * uses its WebAssembly twin, record-decoder-wasm.ts, which gives the same
+ * values.)
  */
 export function decodeRecords(
   bytes: Uint8Array,
@@ -202,18 +204,23 @@ export function decodeRecords(
   if (nir) {
     for (let i = 0, p = nirAt; i < count; i++, p += len) nir[i] = view.getUint16(p, true);
   }
-  if (layout.extraBytes.length > 0) {
-    const extra: Record<string, Float64Array> = {};
-    for (const field of layout.extraBytes) {
-      const values = new Float64Array(count);
-      const { scale, offset } = field;
-      for (let i = 0, p = field.recordOffset; i < count; i++, p += len)
-        values[i] = readExtra(view, p, field) * scale + offset;
-      extra[field.name] = values;
-    }
-    chunk.extra = extra;
-  }
+  if (layout.extraBytes.length > 0) chunk.extra = decodeExtraBytes(bytes, count, layout);
   return chunk;
+}
+
+/** The extra-bytes attributes of `count` records, scaled and offset, each in a new column. */
+export function decodeExtraBytes(bytes: Uint8Array, count: number, layout: RecordLayout): Record<string, Float64Array> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const len = layout.recordLength;
+  const extra: Record<string, Float64Array> = {};
+  for (const field of layout.extraBytes) {
+    const values = new Float64Array(count);
+    const { scale, offset } = field;
+    for (let i = 0, p = field.recordOffset; i < count; i++, p += len)
+      values[i] = readExtra(view, p, field) * scale + offset;
+    extra[field.name] = values;
+  }
+  return extra;
 }
 
 /** Bytes of the fixed columns {@link decodeRecords} carves for `count` points of this layout. */
