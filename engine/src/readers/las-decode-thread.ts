@@ -1,20 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import type { PointChunk } from '../core/chunk.js';
-import type { RecordLayout } from './record-decoder.js';
-import { carveColumns } from './record-decoder.js';
-import type { DecoderMemory } from './record-decoder-wasm.js';
-
-/** The part of a header the worker needs to decode records (plain data, cloned). */
-function plainLayout(layout: RecordLayout): RecordLayout {
-  const { pointFormat, recordLength, scale, offset, extraBytes } = layout;
-  return { pointFormat, recordLength, scale, offset, extraBytes, layout: layout.layout };
-}
+import type { WasmRecordDecoder } from './record-decoder-wasm.js';
 
 interface Reply {
   id?: number;
   ready?: boolean;
   buffer?: ArrayBuffer;
-  extra?: Record<string, Float64Array>;
   error?: string;
 }
 
@@ -25,10 +15,10 @@ interface Job {
 
 /**
  * One worker thread decoding blocks of uncompressed LAS records next to the
- * reading thread (which decodes the other blocks), with the WebAssembly
- * decoder over memory the reader shares with it: records are read into that
- * memory and decoded into columns in it, so nothing crosses threads but
- * offsets. Jobs are decoded in the order they are sent.
+ * reading thread (which decodes the other blocks): it instantiates the
+ * reader's WebAssembly decoder over the same shared memory, where records are
+ * read and columns written, so nothing crosses threads but offsets. Jobs are
+ * decoded in the order they are sent.
  */
 export class LasDecodeThread {
   /** False until the worker has loaded its decoder: blocks are decoded inline meanwhile. */
@@ -77,10 +67,10 @@ export class LasDecodeThread {
     return this.ready && this.failure === null;
   }
 
-  /** Lets the worker decode into `memory` (shared) for records of `layout`; returns the reader's id. */
-  open(memory: DecoderMemory, layout: RecordLayout): number {
+  /** Lets the worker run `decoder` (whose memory is shared) on its memory; returns the reader's id. */
+  open(decoder: WasmRecordDecoder): number {
     const reader = this.nextReader++;
-    this.worker.postMessage({ type: 'open', reader, memory, layout: plainLayout(layout) });
+    this.worker.postMessage({ type: 'open', reader, module: decoder.module, memory: decoder.memory });
     return reader;
   }
 
@@ -91,30 +81,23 @@ export class LasDecodeThread {
 
   /**
    * Decodes `count` records at byte `records` of the reader's memory into
-   * columns at byte `columns`. The chunk's columns are views of that memory,
-   * or with `copy`, of a buffer of their own the worker copied them to.
+   * fixed columns at byte `columns`; resolves to a buffer of their own the
+   * worker copied them to when `copyBytes` > 0, else to undefined (they are
+   * in the shared memory).
    */
   decode(
     reader: number,
-    memory: DecoderMemory,
-    layout: RecordLayout,
     records: number,
     count: number,
     columns: number,
     copyBytes: number,
-  ): Promise<PointChunk> {
+  ): Promise<ArrayBuffer | undefined> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     const reply = new Promise<Reply>((resolve, reject) => this.jobs.set(id, { resolve, reject }));
     if (this.jobs.size === 1) this.worker.ref();
     this.worker.postMessage({ id, reader, records, count, columns, copyBytes });
-    return reply.then(({ buffer, extra }) => {
-      const chunk = buffer
-        ? carveColumns(buffer, 0, count, layout)
-        : carveColumns(memory.buffer, columns, count, layout);
-      if (extra) chunk.extra = extra;
-      return chunk;
-    });
+    return reply.then(({ buffer }) => buffer);
   }
 
   private fail(error: Error): void {

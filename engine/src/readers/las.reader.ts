@@ -183,6 +183,12 @@ async function* readShared(
 
   const reads: (Promise<Uint8Array> | undefined)[] = new Array(blocks);
   const atWorker: (Promise<PointChunk> | undefined)[] = new Array(blocks);
+  const sendToWorker = async (b: number) => {
+    const own = await thread.decode(reader, recordsAt(b), countOf(b), columnsAt(b), copyBytes(b));
+    return own
+      ? decoder.chunk(recordsAt(b), countOf(b), own, 0)
+      : decoder.chunk(recordsAt(b), countOf(b), memory.buffer, columnsAt(b));
+  };
   const decodedAhead: (PointChunk | undefined)[] = new Array(blocks);
   let nextRead = 0;
   const fill = (current: number) => {
@@ -210,8 +216,8 @@ async function* readShared(
         while (j < blocks && atWorker[j]) j += 2;
         if (j < b + COLUMN_SETS && j < blocks && !decodedAhead[j]) {
           await reads[j];
-          if (reader < 0) reader = thread.open(memory, header);
-          const job = thread.decode(reader, memory, header, recordsAt(j), countOf(j), columnsAt(j), copyBytes(j));
+          if (reader < 0) reader = thread.open(decoder);
+          const job = sendToWorker(j);
           job.catch(() => {}); // awaited below
           atWorker[j] = job;
         }

@@ -259,6 +259,11 @@ function compiled(layout: RecordLayout, shared: boolean): object {
  */
 export class WasmRecordDecoder {
   readonly memory: DecoderMemory;
+  /**
+   * The compiled module (posted to a worker thread, which instantiates it
+   * over the same shared memory: see las-decode.worker.mjs).
+   */
+  readonly module: object;
   private readonly run: (records: number, count: number, columns: number) => void;
 
   /** `memory` (shared between threads) may be given; its size must then cover the caller's layout. */
@@ -269,9 +274,8 @@ export class WasmRecordDecoder {
   ) {
     const pages = Math.max(1, Math.ceil(bytes / 65536));
     this.memory = memory ?? new wasm.Memory({ initial: pages });
-    const shared = this.memory.buffer instanceof SharedArrayBuffer;
-    const instance = new wasm.Instance(compiled(layout, shared), { env: { memory: this.memory } });
-    this.run = instance.exports.decode as (records: number, count: number, columns: number) => void;
+    this.module = compiled(layout, this.memory.buffer instanceof SharedArrayBuffer);
+    this.run = instantiateDecoder(this.module, this.memory);
   }
 
   /** A view of `length` bytes of the memory at `offset`. */
@@ -287,9 +291,24 @@ export class WasmRecordDecoder {
   decode(records: number, count: number, columns: number): PointChunk {
     if (columns % 8 !== 0) throw new RangeError(`columns at ${columns}: not 8-byte aligned`);
     this.run(records, count, columns);
-    const chunk = carveColumns(this.memory.buffer, columns, count, this.layout);
+    return this.chunk(records, count, this.memory.buffer, columns);
+  }
+
+  /**
+   * The chunk of `count` records at byte `records` whose fixed columns were
+   * decoded (here or by a worker) to byte `columnsAt` of `buffer`: views of
+   * them, and the extra bytes decoded from the records.
+   */
+  chunk(records: number, count: number, buffer: ArrayBufferLike, columnsAt: number): PointChunk {
+    const chunk = carveColumns(buffer, columnsAt, count, this.layout);
     if (this.layout.extraBytes.length > 0)
       chunk.extra = decodeExtraBytes(this.bytesAt(records, count * this.layout.recordLength), count, this.layout);
     return chunk;
   }
+}
+
+/** The module's decode function over `memory` (the same code runs in las-decode.worker.mjs). */
+function instantiateDecoder(module: object, memory: DecoderMemory) {
+  const instance = new wasm.Instance(module, { env: { memory } });
+  return instance.exports.decode as (records: number, count: number, columns: number) => void;
 }
