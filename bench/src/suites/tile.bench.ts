@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { openPointCloud } from '@nuage/engine/readers/index.js';
 import { tilePointCloud } from '@nuage/engine/tiler/tile-point-cloud.js';
 import { tileInput } from '@nuage/engine/tiler/tiler.js';
-import { warmTilerPool } from '@nuage/engine/tiler/tiler-pool.js';
+import { warmTilerPool } from '@nuage/engine/tiler/tiler-warm-up.js';
 import { realFile } from '@nuage/fixtures/real-data.js';
 import { ensureMosaicLas, ensureMosaicLaz } from '../data/big-inputs.js';
 import { mosaicTilerInput, planMosaic } from '../data/tile-mosaic.js';

@@ -20,4 +20,4 @@ export {
   type TilerOptionsInput,
   tilerOptionsSchema,
 } from './tiler-options.js';
-export { warmTilerPool } from './tiler-pool.js';
+export { warmTilerPool } from './tiler-warm-up.js';

@@ -11,7 +11,8 @@ import { ecefToLocal, type LocalFrame } from './local-frame.js';
 export interface LocalTransformSpec {
   /** Unique per tiling in this process: a worker rebuilds the transform only when it changes. */
   id: number;
-  crs: CrsInfo;
+  /** Null only when the grid covers every point (the warm-up's). */
+  crs: CrsInfo | null;
   frame: LocalFrame;
   /** Null: every point goes through the exact transform. */
   nodes: GridNodes | null;
@@ -75,6 +76,7 @@ export function localTransform(spec: LocalTransformSpec): ColumnTransform {
   // proj4 is only set up when a point falls off the grid.
   const lazyExact: ColumnTransform = {
     forward(x, y, z, n) {
+      if (!spec.crs) throw new Error('a point lies off the grid of a transform without CRS');
       exact ??= exactToLocal(spec.crs, spec.frame);
       exact.forward(x, y, z, n);
     },

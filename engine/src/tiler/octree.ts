@@ -132,11 +132,14 @@ export function blockBounds(block: PointBlock): number[] | null {
  * others into the node's 8 children, in one pass over the coordinates.
  */
 export class GridSampler {
-  /** Stamp per cell (x fastest, for cache locality along scan lines); 16 bits, cleared on wrap-around. */
-  private readonly stamp: Uint16Array;
-  private current = 0;
+  /**
+   * One bit per cell (x fastest, for cache locality along scan lines): 256 KB
+   * for 128³ cells, small enough to stay in cache (16-bit stamps took 4 MB),
+   * cleared before each node.
+   */
+  private readonly taken: Int32Array;
   constructor(readonly gridBits: number) {
-    this.stamp = new Uint16Array(1 << (3 * gridBits));
+    this.taken = new Int32Array(Math.max(1, (1 << (3 * gridBits)) >> 5));
   }
 
   select(
@@ -145,13 +148,8 @@ export class GridSampler {
     d: number,
     maxPoints: number,
   ): { own: Uint32Array; parts: Uint32Array[] } {
-    this.current++;
-    if (this.current === 0x10000) {
-      this.stamp.fill(0);
-      this.current = 1;
-    }
-    const cur = this.current;
-    const stamp = this.stamp;
+    const taken = this.taken;
+    taken.fill(0);
     const bits = this.gridBits;
     const mask = (1 << bits) - 1;
     const shift = Math.max(0, QUANT_BITS - d - bits);
@@ -167,8 +165,10 @@ export class GridSampler {
       const yi = y[i]!;
       const zi = z[i]!;
       const cell = (((zi >> shift) & mask) << (2 * bits)) | (((yi >> shift) & mask) << bits) | ((xi >> shift) & mask);
-      if (picked < maxPoints && stamp[cell] !== cur) {
-        stamp[cell] = cur;
+      const word = cell >> 5;
+      const bit = 1 << (cell & 31);
+      if (picked < maxPoints && (taken[word]! & bit) === 0) {
+        taken[word] = taken[word]! | bit;
         oct[j] = 8;
         picked++;
       } else {

@@ -87,11 +87,12 @@ export function encodeNodeContent(
       rgba[o + 3] = 255;
     }
   }
+  // One object shape whether or not there is colour: the encoder's hot code then sees one kind of argument.
   return encodePointCloudGlb({
     count: n,
     positions,
     translation: [centre[0], centre[2], -centre[1]],
-    ...(rgba ? { rgba } : {}),
+    rgba,
     intensity,
     classification,
     // Bigger (upper-level, sparse) tiles stay float32 so no position moves by more than 1 mm.

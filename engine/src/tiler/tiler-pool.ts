@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '../core/errors.js';
-import { resolveTilerOptions } from './tiler-options.js';
 import type { TilerReply, TilerTask } from './tiler-protocol.js';
 import { runTilerTask } from './tiler-tasks.js';
 
@@ -150,29 +149,7 @@ export async function releaseTilerPool(pool: TilerPool, healthy: boolean): Promi
   await pool.close();
 }
 
-/**
- * Starts the tiler's worker threads before the first tiling and warms them
- * up (code loaded, hot loops compiled on a synthetic cloud), then keeps them
- * idle for the next tiling, as a finished tiling does. A process that tiles
- * file after file (the job worker) calls it when it boots, so that the first
- * user's tiling does not pay the start-up (about half a CPU-second a thread).
- * Idle threads do not keep the process alive. `workers` defaults to the
- * tiler's default (one per core, at most 8); a tiling asking for another
- * count starts its own pool.
- *
- * @example
- * await warmTilerPool(); // at worker start-up
- */
-export async function warmTilerPool(workers?: number): Promise<void> {
-  const size = workers ?? resolveTilerOptions({}).workers;
-  if (size <= 0 || spare?.size === size) return;
-  const pool = new TilerPool(size);
-  let healthy = false;
-  try {
-    // One task per thread: each takes one, as every thread is idle.
-    await Promise.all(Array.from({ length: size }, () => pool.run({ op: 'warm' })));
-    healthy = true;
-  } finally {
-    await releaseTilerPool(pool, healthy);
-  }
+/** Whether a healthy idle pool of `size` workers is kept for the next tiling. */
+export function hasSparePool(size: number): boolean {
+  return spare?.size === size;
 }

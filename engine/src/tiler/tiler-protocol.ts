@@ -19,8 +19,18 @@ export type TilerTask =
       outDir: string;
     }
   | { op: 'split'; files: string[]; address: NodeAddress; childPrefix: string }
-  /** Runs every hot loop once on synthetic points (JIT warm-up), writing nothing. */
-  | { op: 'warm' };
+  | WarmUpLazTask;
+
+/**
+ * Decode small LAZ chunks again and again through the bucket step (into
+ * memory, kept nowhere), so that a thread's LAZ code is compiled before it
+ * meets a real file; also starts laz-perf (the LAS 1.4 formats' decoder).
+ */
+export interface WarmUpLazTask {
+  op: 'warm-up-laz';
+  chunks: { bytes: Uint8Array; pointFormat: number; recordLength: number; pointCount: number }[];
+  rounds: number;
+}
 
 /** Where a bucket task puts its points: the octree cube, quantum, bucket depth and store. */
 export interface BucketTarget {
@@ -90,7 +100,7 @@ export type TilerReply =
     }
   | { op: 'build'; nodes: NodeSummary[]; rootPoints: PointBlock; contentBytes: number; points: number }
   | { op: 'split'; counts: number[] }
-  | { op: 'warm'; points: number };
+  | { op: 'warm-up-laz'; points: number };
 
 /** Bucket file written by one thread. */
 export function bucketFile(dir: string, id: number, thread: number): string {

@@ -1,14 +1,16 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { threadId } from 'node:worker_threads';
-import { decodeLazChunk } from '../readers/laz-decode.mjs';
+import { pointFormatLayout } from '../readers/las-format.js';
+import { decodeLazChunk, getLazPerf } from '../readers/laz-decode.mjs';
 import type { RecordLayout } from '../readers/record-decoder.js';
 import { readBucket, splitBucket } from './bucket-file.js';
-import { enuFrameAt, geodeticToEcef } from './local-frame.js';
+import type { GridNodes } from './ecef-grid-transform.js';
+import { enuFrameAt } from './local-frame.js';
 import { loadExactTransforms, localTransform, needsExactTransform } from './local-transform.js';
-import { type BuildParams, buildSubtree, GridSampler, QUANT_MAX } from './octree.js';
+import { buildSubtree, GridSampler, QUANT_MAX } from './octree.js';
 import { allocBlock, blockRange, concatBlocks, encodeBlock, type PointBlock } from './point-block.js';
-import { encodeNodeContent, writeNodeContent } from './tile-content.js';
+import { writeNodeContent } from './tile-content.js';
 import {
   type BucketTarget,
   type BucketTask,
@@ -17,6 +19,7 @@ import {
   type LazBucketTask,
   type TilerReply,
   type TilerTask,
+  type WarmUpLazTask,
 } from './tiler-protocol.js';
 
 let sampler: GridSampler | undefined;
@@ -283,68 +286,66 @@ function bucketChunk(t: BucketTask): TilerReply {
   );
 }
 
-/**
- * Runs the hot loops of a tiling (bucketing, sampling, GLB encoding) on a
- * synthetic terrain of `count` points, writing nothing: a thread that did
- * this once tiles its first real file at full speed.
- */
-function warmUp(count = 200_000): TilerReply {
-  const side = 400;
-  let seed = 1;
-  const random = (): number => {
-    seed = (seed * 1_103_515_245 + 12_345) >>> 0;
-    return seed / 2 ** 32;
-  };
-  const columns: LocalColumns = {
-    count,
-    x: new Float64Array(count),
-    y: new Float64Array(count),
-    z: new Float64Array(count),
-    intensity: new Uint16Array(count),
-    classification: new Uint8Array(count),
-    red: new Uint16Array(count),
-    green: new Uint16Array(count),
-    blue: new Uint16Array(count),
-  };
-  for (let i = 0; i < count; i++) {
-    const e = (random() - 0.5) * side;
-    const n = (random() - 0.5) * side;
-    columns.x[i] = e;
-    columns.y[i] = n;
-    columns.z[i] = 20 * Math.sin(e / 40) * Math.cos(n / 60) + random() * 10;
-    columns.intensity![i] = i & 0xfff;
-    columns.classification![i] = i % 3 === 0 ? 5 : 2;
-    columns.red![i] = i & 0xff;
-  }
-  const size = side * 1.1;
-  const space = {
-    frame: enuFrameAt(...geodeticToEcef(5, 45, 200)),
-    min: [-size / 2, -size / 2, -size / 2] as [number, number, number],
-    size,
-  };
-  const reply = bucketColumns(columns, { min: space.min, quantum: size / 2 ** 30, depth: 1, memory: true, dir: '' });
-  if (reply.op !== 'bucket' || !reply.block) throw new Error('tiler warm-up failed');
-  const params: BuildParams = { space, maxPoints: 20_000, minNodeSize: 0.15, gridBits: 7 };
-  if (!sampler || sampler.gridBits !== params.gridBits) sampler = new GridSampler(params.gridBits);
-  let at = 0;
-  for (let k = 0; k < reply.ids.length; k++) {
-    const id = reply.ids[k]!;
-    const block = blockRange(reply.block, at, at + reply.counts[k]!);
-    at += reply.counts[k]!;
-    const address = { d: 1, x: (id >> 2) & 1, y: (id >> 1) & 1, z: id & 1 };
-    for (const color of ['none', '16bit'] as const) {
-      buildSubtree(
-        block,
-        address,
-        params,
-        (_, points, indices, bounds) => {
-          encodeNodeContent(points, indices, space, { color, quantize: true }, bounds);
-        },
-        sampler,
-      );
+/** See {@link WarmUpLazTask}: each chunk through {@link bucketLazChunk}, over an identity grid that covers it. */
+async function warmUpLaz(task: WarmUpLazTask): Promise<TilerReply> {
+  await getLazPerf();
+  let points = 0;
+  for (const [k, c] of task.chunks.entries()) {
+    const layout: RecordLayout = {
+      pointFormat: c.pointFormat,
+      recordLength: c.recordLength,
+      scale: [0.01, 0.01, 0.01],
+      offset: [0, 0, 0],
+      extraBytes: [],
+      layout: pointFormatLayout(c.pointFormat),
+    };
+    const records = await decodeLazChunk(c.bytes, c.pointFormat, c.recordLength, c.pointCount);
+    const { x, y, z } = recordsToColumns(records, c.pointCount, layout, false);
+    const lo = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+    const hi = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    for (let i = 0; i < c.pointCount; i++) {
+      for (const [a, v] of [x[i]!, y[i]!, z[i]!].entries()) {
+        lo[a] = Math.min(lo[a]!, v);
+        hi[a] = Math.max(hi[a]!, v);
+      }
+    }
+    // P(x, y, h) = (x, y, h) at the four corners of the points' box: the identity.
+    const [x0, y0] = [lo[0]! - 1, lo[1]! - 1];
+    const [x1, y1] = [hi[0]! + 1, hi[1]! + 1];
+    const nodes: GridNodes = {
+      a: Float64Array.of(x0, y0, 0, x1, y0, 0, x0, y1, 0, x1, y1, 0),
+      b: Float64Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1),
+      x0,
+      y0,
+      dx: x1 - x0,
+      dy: y1 - y0,
+      nx: 2,
+      ny: 2,
+    };
+    const size = Math.max(hi[0]! - lo[0]!, hi[1]! - lo[1]!, hi[2]! - lo[2]!) * 1.1 + 2;
+    const min = [0, 1, 2].map((a) => (lo[a]! + hi[a]!) / 2 - size / 2) as [number, number, number];
+    const transform = { id: -1 - k, crs: null, frame: enuFrameAt(6_378_137, 0, 0), nodes };
+    for (let round = 0; round < task.rounds; round++) {
+      const reply = await bucketLazChunk({
+        op: 'bucket-laz',
+        bytes: c.bytes.slice().buffer,
+        pointCount: c.pointCount,
+        layout,
+        transform,
+        hasColor: layout.layout.rgb >= 0,
+        min,
+        quantum: size / 2 ** 30,
+        depth: 1,
+        memory: true,
+        dir: '',
+      });
+      if (reply.op !== 'bucket' || reply.decodeError !== undefined || reply.clamped > 0 || reply.badPoint >= 0) {
+        throw new Error('the LAZ warm-up chunk did not go through the bucket step');
+      }
+      points += c.pointCount;
     }
   }
-  return { op: 'warm', points: count };
+  return { op: 'warm-up-laz', points };
 }
 
 /**
@@ -354,7 +355,7 @@ function warmUp(count = 200_000): TilerReply {
 export async function runTilerTask(task: TilerTask): Promise<TilerReply> {
   if (task.op === 'bucket') return bucketChunk(task);
   if (task.op === 'bucket-laz') return bucketLazChunk(task);
-  if (task.op === 'warm') return warmUp();
+  if (task.op === 'warm-up-laz') return warmUpLaz(task);
   if (task.op === 'split') {
     const counts = new Array<number>(8).fill(0);
     for (const file of task.files) {
