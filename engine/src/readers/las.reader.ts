@@ -182,22 +182,48 @@ async function* readShared(
   let reader = -1;
 
   const reads: (Promise<Uint8Array> | undefined)[] = new Array(blocks);
+  const read = new Uint8Array(blocks); // 1 once block b's bytes are in
   const atWorker: (Promise<PointChunk> | undefined)[] = new Array(blocks);
-  const sendToWorker = async (b: number) => {
-    const own = await thread.decode(reader, recordsAt(b), countOf(b), columnsAt(b), copyBytes(b));
-    return own
-      ? decoder.chunk(recordsAt(b), countOf(b), own, 0)
-      : decoder.chunk(recordsAt(b), countOf(b), memory.buffer, columnsAt(b));
-  };
   const decodedAhead: (PointChunk | undefined)[] = new Array(blocks);
+  let current = 0;
+
+  // Odd blocks go to the worker in order, as soon as their bytes are in
+  // (never waiting for a read: the disk may be the slower side), while they
+  // are after the consumer's block and within COLUMN_SETS of it.
+  let nextForWorker = 1;
+  let stopped = false;
+  const feedWorker = () => {
+    if (stopped || !thread.usable) return;
+    if (nextForWorker <= current) nextForWorker = current + 1 + (current % 2);
+    while (nextForWorker < blocks && nextForWorker < current + COLUMN_SETS && read[nextForWorker]) {
+      const b = nextForWorker;
+      if (reader < 0) reader = thread.open(decoder);
+      const job = thread
+        .decode(reader, recordsAt(b), countOf(b), columnsAt(b), copyBytes(b))
+        .then((own) =>
+          own
+            ? decoder.chunk(recordsAt(b), countOf(b), own, 0)
+            : decoder.chunk(recordsAt(b), countOf(b), memory.buffer, columnsAt(b)),
+        );
+      job.catch(() => {}); // awaited below
+      atWorker[b] = job;
+      nextForWorker += 2;
+    }
+  };
   let nextRead = 0;
-  const fill = (current: number) => {
+  const fill = () => {
     while (nextRead < blocks && nextRead < current + slots) {
       const b = nextRead++;
       const into = decoder.bytesAt(recordsAt(b), countOf(b) * length);
-      const read = source.read(header.pointDataOffset + b * chunkSize * length, countOf(b) * length, into);
-      read.catch(() => {}); // awaited below
-      reads[b] = read;
+      const done = source.read(header.pointDataOffset + b * chunkSize * length, countOf(b) * length, into);
+      done.then(
+        () => {
+          read[b] = 1;
+          feedWorker();
+        },
+        () => {}, // awaited below
+      );
+      reads[b] = done;
     }
   };
   const decodeHere = async (b: number) => {
@@ -207,28 +233,26 @@ async function* readShared(
   };
 
   try {
-    for (let b = 0; b < blocks; b++) {
+    for (current = 0; current < blocks; current++) {
       throwIfAborted(options.signal);
-      fill(b);
-      // Keep the worker fed: the next odd block not yet sent, once read.
-      if (thread.usable) {
-        let j = b + 1 + (b % 2);
-        while (j < blocks && atWorker[j]) j += 2;
-        if (j < b + COLUMN_SETS && j < blocks && !decodedAhead[j]) {
-          await reads[j];
-          if (reader < 0) reader = thread.open(decoder);
-          const job = sendToWorker(j);
-          job.catch(() => {}); // awaited below
-          atWorker[j] = job;
-        }
+      const b = current;
+      fill();
+      feedWorker();
+      if (thread.usable && nextForWorker === b + 1 && b + 1 < blocks && !read[b + 1]) {
+        // The worker would sit idle while this thread decodes block b: wait
+        // for the next block's bytes (the one after this) and send it first.
+        await reads[b + 1];
+        read[b + 1] = 1;
+        feedWorker();
       }
       let chunk = decodedAhead[b];
       if (!chunk) {
         const job = atWorker[b];
         if (job) {
-          // While the worker finishes block b, decode the next block here.
+          // While the worker finishes block b, decode the next one here if its bytes are in.
           const next = b + 1;
-          if (next < blocks && !atWorker[next] && !decodedAhead[next]) decodedAhead[next] = await decodeHere(next);
+          if (next < blocks && read[next] && !atWorker[next] && !decodedAhead[next])
+            decodedAhead[next] = await decodeHere(next);
           // Should the worker die, its block is still in memory: decode it here.
           chunk = await job.catch(() => decodeHere(b));
         } else {
@@ -242,6 +266,7 @@ async function* readShared(
       if (chunk.count > 0) yield chunk;
     }
   } finally {
+    stopped = true;
     await Promise.allSettled([...reads, ...atWorker].filter((p) => p !== undefined));
     if (reader >= 0) thread.close(reader);
   }
