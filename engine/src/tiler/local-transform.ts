@@ -44,17 +44,23 @@ export async function loadExactTransforms(): Promise<void> {
  */
 export function needsExactTransform(spec: LocalTransformSpec, x: Float64Array, y: Float64Array, n: number): boolean {
   const g = spec.nodes;
-  if (!g) return true;
-  const lastX = g.nx - 1;
-  const lastY = g.ny - 1;
-  let inside = true;
-  for (let i = 0; i < n && inside; i++) {
-    // The grid transform's own test (NaN counts as off the grid).
-    const fx = (x[i]! - g.x0) / g.dx;
-    const fy = (y[i]! - g.y0) / g.dy;
-    inside = fx >= 0 && fy >= 0 && fx <= lastX && fy <= lastY;
+  if (!g || n === 0) return g === null;
+  let minX = x[0]!;
+  let maxX = minX;
+  let minY = y[0]!;
+  let maxY = minY;
+  for (let i = 1; i < n; i++) {
+    minX = Math.min(minX, x[i]!);
+    maxX = Math.max(maxX, x[i]!);
+    minY = Math.min(minY, y[i]!);
+    maxY = Math.max(maxY, y[i]!);
   }
-  return !inside;
+  // The grid transform's own test on the extremes (subtracting and dividing keep the order; NaN fails).
+  const fx0 = (minX - g.x0) / g.dx;
+  const fx1 = (maxX - g.x0) / g.dx;
+  const fy0 = (minY - g.y0) / g.dy;
+  const fy1 = (maxY - g.y0) / g.dy;
+  return !(fx0 >= 0 && fy0 >= 0 && fx1 <= g.nx - 1 && fy1 <= g.ny - 1);
 }
 
 /** Copies grid nodes into shared memory (worker threads then read them in place). */

@@ -138,6 +138,8 @@ export class GridSampler {
    * cleared before each node.
    */
   private readonly taken: Int32Array;
+  /** Octant of each point of the node being sampled (8: kept by the node), grown as needed. */
+  private octants = new Uint8Array(0);
   constructor(readonly gridBits: number) {
     this.taken = new Int32Array(Math.max(1, (1 << (3 * gridBits)) >> 5));
   }
@@ -156,7 +158,8 @@ export class GridSampler {
     const childShift = QUANT_BITS - d - 1;
     const { x, y, z } = block;
     const n = indices.length;
-    const oct = new Uint8Array(n);
+    if (this.octants.length < n) this.octants = new Uint8Array(Math.max(n, this.octants.length * 2));
+    const oct = this.octants;
     const counts = new Int32Array(9);
     let picked = 0;
     for (let j = 0; j < n; j++) {

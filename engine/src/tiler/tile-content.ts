@@ -18,6 +18,14 @@ export interface ContentOptions {
   quantize: boolean;
 }
 
+const scratch = {
+  size: 0,
+  positions: new Float32Array(0),
+  intensity: new Uint16Array(0),
+  classification: new Uint8Array(0),
+  rgba: new Uint8Array(0),
+};
+
 /** Relative URI of a node's content inside the tileset folder. */
 export function contentUri(a: NodeAddress | string): string {
   return `content/${typeof a === 'string' ? a : nodeKey(a)}.glb`;
@@ -53,9 +61,18 @@ export function encodeNodeContent(
   const [e0, e1, e2] = e;
   const [n0, n1, n2] = no;
   const [u0, u1, u2] = u;
-  const positions = new Float32Array(n * 3);
-  const intensity = new Uint16Array(n);
-  const classification = new Uint8Array(n);
+  // Scratch columns: the encoder copies them into the GLB, so they serve every node of this thread.
+  if (scratch.size < n) {
+    const size = Math.max(n, scratch.size * 2);
+    scratch.size = size;
+    scratch.positions = new Float32Array(size * 3);
+    scratch.intensity = new Uint16Array(size);
+    scratch.classification = new Uint8Array(size);
+    scratch.rgba = new Uint8Array(size * 4);
+  }
+  const positions = scratch.positions.subarray(0, n * 3);
+  const intensity = scratch.intensity.subarray(0, n);
+  const classification = scratch.classification.subarray(0, n);
   const { x, y, z } = points;
   const pointIntensity = points.intensity;
   const pointClass = points.classification;
@@ -73,7 +90,7 @@ export function encodeNodeContent(
   }
   let rgba: Uint8Array | undefined;
   if (color !== 'none') {
-    rgba = new Uint8Array(n * 4);
+    rgba = scratch.rgba.subarray(0, n * 4);
     const shift = color === '16bit' ? 8 : 0;
     const { red, green, blue } = points;
     for (let j = 0, o = 0; j < n; j++, o += 4) {

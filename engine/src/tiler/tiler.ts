@@ -206,6 +206,12 @@ function bucketId(a: NodeAddress): number {
   return (((a.x << a.d) | a.y) << a.d) | a.z;
 }
 
+/** Node address of a bucket id at depth `d`. */
+function bucketAddress(id: number, d: number): NodeAddress {
+  const mask = (1 << d) - 1;
+  return { d, x: (id >>> (2 * d)) & mask, y: (id >>> d) & mask, z: id & mask };
+}
+
 /** Depth at which points are bucketed to disk: buckets of about `bucketTarget` points on a surface-like cloud. */
 export function bucketDepth(pointCount: number, maxDepth: number, tuning: TilerTuning = DEFAULT_TUNING): number {
   if (pointCount <= tuning.singleBucketMax || maxDepth === 0) return 0;
@@ -408,8 +414,7 @@ export async function tileInput(
     // Which nodes above the bucket depth exist (ancestors of non-empty buckets).
     const existing = new Set<string>();
     for (const id of memory ? parts.keys() : threads.keys()) {
-      const mask = (1 << depth) - 1;
-      let a: NodeAddress = { d: depth, x: (id >>> (2 * depth)) & mask, y: (id >>> depth) & mask, z: id & mask };
+      let a = bucketAddress(id, depth);
       existing.add(nodeKey(a));
       while (a.d > 0) {
         a = { d: a.d - 1, x: a.x >> 1, y: a.y >> 1, z: a.z >> 1 };
@@ -459,14 +464,19 @@ export async function tileInput(
       return m.parentPoints;
     };
 
+    // Every bucket's build starts now, biggest first: the last one to finish bounds this phase.
+    const builds = new Map<number, Promise<PointBlock>>();
+    for (const id of [...(memory ? parts.keys() : threads.keys())].sort((p, q) => counts[q]! - counts[p]!)) {
+      const a = bucketAddress(id, depth);
+      const files = [...(threads.get(id) ?? [])].map((t) => bucketFile(tmp, id, t));
+      const build = buildBucket(a, files, parts.get(id) ?? [], counts[id]!);
+      build.catch(() => {}); // awaited by solve; a failure must not go unhandled meanwhile
+      builds.set(id, build);
+    }
+    parts.clear();
+
     const solve = async (a: NodeAddress): Promise<PointBlock> => {
-      if (a.d === depth) {
-        const id = bucketId(a);
-        const files = [...(threads.get(id) ?? [])].map((t) => bucketFile(tmp, id, t));
-        const blocks = parts.get(id) ?? [];
-        parts.delete(id);
-        return buildBucket(a, files, blocks, counts[id]!);
-      }
+      if (a.d === depth) return builds.get(bucketId(a))!;
       const kids: NodeAddress[] = [];
       for (let o = 0; o < 8; o++) {
         const c = childAddress(a, o);
