@@ -222,8 +222,10 @@ export function bucketDepth(pointCount: number, maxDepth: number, tuning: TilerT
 /**
  * Tiles a point source into a 3D Tiles 1.1 tileset in `outDir`
  * (`tileset.json` + `content/*.glb`), out of core: points are quantised in a
- * local ENU octree and bucketed to disk, subtrees are built per bucket on
- * worker threads, and upper levels are sampled from the buckets' roots. ADD
+ * local ENU octree and bucketed (in shared memory up to
+ * `tuning.memoryMax` points, else to disk), subtrees are built per bucket on
+ * worker threads, and upper levels are sampled from the buckets' roots. A LAZ
+ * input ({@link TilerInput.laz}) is decoded on the workers too. ADD
  * refinement: every input point is in exactly one tile.
  */
 export async function tileInput(
