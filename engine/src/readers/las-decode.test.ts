@@ -1,26 +1,23 @@
 /**
- * The LAS reader's decode shared with a worker thread gives the chunks of the
- * decode on the reading thread, in file order, for every point format and
- * chunking, with and without `reuse`; and both record decoders (JavaScript,
- * WebAssembly) agree with a field-by-field reference decoder (LAS 1.4 R15
- * tables 7–16) on the records of every real file, LAS and LAZ, and on random
- * records of every point format.
+ * The LAS reader (WebAssembly decoder, records read into its memory) gives
+ * the chunks of the JavaScript decoder, for every point format and chunking,
+ * with and without `reuse`; and both record decoders agree with a
+ * field-by-field reference decoder (LAS 1.4 R15 tables 7–16) on the records
+ * of every real file, LAS and LAZ, and on random records of every format.
  */
 import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import { REAL_FILES } from '@nuage/fixtures/real-files.js';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PointChunk } from '../core/chunk.js';
-import { Cancelled } from '../core/errors.js';
-import { type ByteSource, memorySource, openFileSource } from './byte-source.js';
-import { createLasReader } from './las.reader.js';
-import { lasDecodeThread } from './las-decode-thread.js';
+import { memorySource, openFileSource } from './byte-source.js';
+import { openPointCloudBytes } from './index.js';
 import { POINT_FORMAT_SIZES } from './las-format.js';
 import { type LasHeader, readLasHeader } from './las-header.js';
 import { readLazChunkTable } from './laz-chunk-table.js';
 import { decodeLazChunk } from './laz-decode.mjs';
 import type { ReadOptions } from './point-cloud-reader.js';
 import { columnBytes, decodeRecords } from './record-decoder.js';
-import { sharedDecoderMemory, WasmRecordDecoder } from './record-decoder-wasm.js';
+import { WasmRecordDecoder } from './record-decoder-wasm.js';
 
 /** A LAS file of `count` records of `format` whose bytes are pseudo-random (every field value occurs). */
 function randomLas(format: number, count: number, extraBytes: number, seed: number): Uint8Array {
@@ -88,107 +85,64 @@ function snapshot(chunk: PointChunk): Record<string, number[]> {
   return out;
 }
 
-async function readAll(
-  source: ByteSource,
-  options: ReadOptions,
-  shared: boolean,
-): Promise<{ chunks: Record<string, number[]>[]; buffers: Set<ArrayBufferLike> }> {
-  const header = await readLasHeader(source);
-  const reader = createLasReader(source, header, null, { minPointsForWorker: shared ? 0 : Number.POSITIVE_INFINITY });
+/** Every chunk the LAS reader yields, copied, and the buffers their columns live in. */
+async function readerChunks(bytes: Uint8Array, options: ReadOptions) {
+  const reader = await openPointCloudBytes(bytes);
+  expect(reader.kind).toBe('las');
   const chunks: Record<string, number[]>[] = [];
   const buffers = new Set<ArrayBufferLike>();
-  for await (const chunk of reader.read(shared ? options : { ...options, workers: 0 })) {
+  for await (const chunk of reader.read(options)) {
     chunks.push(snapshot(chunk));
     buffers.add(chunk.x.buffer);
-    // Every fixed column in one memory (a clipped chunk is a fresh copy per column).
-    if (!options.bbox) expect(COLUMNS.every((key) => !chunk[key] || chunk[key].buffer === chunk.x.buffer)).toBe(true);
+    // Every fixed column in one memory.
+    expect(COLUMNS.every((key) => !chunk[key] || chunk[key].buffer === chunk.x.buffer)).toBe(true);
     expect(chunk.x.length).toBeGreaterThanOrEqual(chunk.count);
   }
   await reader.close();
   return { chunks, buffers };
 }
 
-/** Reads through the worker-shared decode and checks it against the inline decode. */
-async function expectSharedMatchesInline(bytes: Uint8Array, options: ReadOptions): Promise<number> {
-  const thread = lasDecodeThread();
-  const before = thread.decodedBlocks;
-  const inline = await readAll(memorySource(bytes), options, false);
-  const shared = await readAll(memorySource(bytes), options, true);
-  expect(shared.chunks.length).toBe(inline.chunks.length);
-  for (let c = 0; c < inline.chunks.length; c++) expect(shared.chunks[c]).toEqual(inline.chunks[c]);
-  if (options.bbox) {
-    // Clipped chunks are fresh copies.
-  } else if (options.reuse) {
-    // One memory for every chunk: no allocation per chunk.
-    expect(shared.buffers.size).toBe(1);
-    expect(inline.buffers.size).toBe(1);
-  } else {
-    expect(shared.buffers.size).toBe(shared.chunks.length);
+/** The same file's records cut into chunks and decoded by decodeRecords (JavaScript). */
+async function decodedChunks(bytes: Uint8Array, chunkSize: number): Promise<Record<string, number[]>[]> {
+  const header = await readLasHeader(memorySource(bytes));
+  const records = bytes.subarray(header.pointDataOffset);
+  const chunks: Record<string, number[]>[] = [];
+  for (let start = 0; start < header.pointCount; start += chunkSize) {
+    const count = Math.min(chunkSize, header.pointCount - start);
+    const length = header.recordLength;
+    chunks.push(snapshot(decodeRecords(records.subarray(start * length, (start + count) * length), count, header)));
   }
-  return thread.decodedBlocks - before;
+  return chunks;
 }
 
-describe('LAS decode shared with a worker thread', () => {
-  beforeAll(async () => {
-    // The reader decodes inline until the worker has started: wait, so the worker takes part.
-    await lasDecodeThread().started;
-    expect(lasDecodeThread().usable).toBe(true);
-  });
+/** Reads with the reader and checks every chunk against decodeRecords. */
+async function expectReaderMatchesDecodeRecords(bytes: Uint8Array, options: ReadOptions & { chunkSize: number }) {
+  const read = await readerChunks(bytes, options);
+  const expected = await decodedChunks(bytes, options.chunkSize);
+  expect(read.chunks.length).toBe(expected.length);
+  for (let c = 0; c < expected.length; c++) expect(read.chunks[c]).toEqual(expected[c]);
+  // With reuse, one memory for every chunk (no allocation per chunk); without, a buffer per chunk.
+  expect(read.buffers.size).toBe(options.reuse ? 1 : read.chunks.length);
+}
 
+describe('LAS reader with the WebAssembly decoder', () => {
   it.each(Array.from({ length: 11 }, (_, f) => f))(
-    'point format %i: same chunks as the inline decode, reused or fresh',
+    'point format %i: the chunks of decodeRecords, reused or fresh',
     async (format) => {
       const bytes = randomLas(format, 50_001, 3, 1234 + format);
-      let byWorker = 0;
-      byWorker += await expectSharedMatchesInline(bytes, { chunkSize: 4096, reuse: true });
-      byWorker += await expectSharedMatchesInline(bytes, { chunkSize: 5000 });
-      byWorker += await expectSharedMatchesInline(bytes, { chunkSize: 49_999, reuse: true });
-      expect(byWorker).toBeGreaterThan(4);
+      await expectReaderMatchesDecodeRecords(bytes, { chunkSize: 4096, reuse: true });
+      await expectReaderMatchesDecodeRecords(bytes, { chunkSize: 5000 });
+      await expectReaderMatchesDecodeRecords(bytes, { chunkSize: 49_999, reuse: true });
     },
   );
 
-  it('keeps file order and the bbox filter', async () => {
-    const bytes = randomLas(1, 40_000, 0, 99);
-    const header = await readLasHeader(memorySource(bytes));
-    const bbox = { minX: header.offset[0], maxX: header.offset[0] + 1e7, minY: -1e9, maxY: 1e9 };
-    const byWorker = await expectSharedMatchesInline(bytes, { chunkSize: 3000, reuse: true, bbox });
-    expect(byWorker).toBeGreaterThan(0);
-    const shared = await readAll(memorySource(bytes), { chunkSize: 3000, bbox }, true);
-    const kept = shared.chunks.reduce((n, c) => n + c.x!.length, 0);
-    expect(kept).toBeGreaterThan(1000);
-    expect(kept).toBeLessThan(40_000);
-    for (const c of shared.chunks) for (const x of c.x!) expect(x).toBeGreaterThanOrEqual(bbox.minX);
-  });
-
-  it('stops with Cancelled when the signal is aborted, with blocks at the worker', async () => {
-    const bytes = randomLas(6, 60_000, 0, 7);
-    const header = await readLasHeader(memorySource(bytes));
-    const reader = createLasReader(memorySource(bytes), header, null, { minPointsForWorker: 0 });
-    const controller = new AbortController();
-    let seen = 0;
-    await expect(
-      (async () => {
-        for await (const chunk of reader.read({ signal: controller.signal, chunkSize: 2000, reuse: true })) {
-          seen += chunk.count;
-          if (seen >= 6000) controller.abort();
-        }
-      })(),
-    ).rejects.toBeInstanceOf(Cancelled);
-    expect(seen).toBe(6000);
-    // The worker is left with nothing to do: a new read still works.
-    const again = await readAll(memorySource(bytes), { chunkSize: 2000 }, true);
-    expect(again.chunks.length).toBe(30);
-    await reader.close();
-  });
-
-  it.skipIf(!hasRealData())('reads the real LAS files as the inline decode does', async () => {
+  it.skipIf(!hasRealData())('reads the real LAS files as decodeRecords decodes them', async () => {
     for (const facts of REAL_FILES.filter((f) => !f.compressed)) {
       const source = await openFileSource(realFile(facts.file));
       const bytes = await source.read(0, source.size);
       await source.close();
-      const byWorker = await expectSharedMatchesInline(bytes, { chunkSize: 1000, reuse: true });
-      expect(byWorker).toBeGreaterThan(0);
-      await expectSharedMatchesInline(bytes, { chunkSize: 2500 });
+      await expectReaderMatchesDecodeRecords(bytes, { chunkSize: 1000, reuse: true });
+      await expectReaderMatchesDecodeRecords(bytes, { chunkSize: 2500 });
     }
   });
 });
@@ -255,11 +209,10 @@ function referenceRecord(view: DataView, p: number, header: LasHeader): Record<s
   return out;
 }
 
-/** The WebAssembly decoder over records copied into its memory (shared between threads or not). */
-function wasmDecode(records: Uint8Array, count: number, header: LasHeader, shared: boolean): PointChunk {
+/** The WebAssembly decoder over records copied into its memory. */
+function wasmDecode(records: Uint8Array, count: number, header: LasHeader): PointChunk {
   const columnsAt = Math.ceil((records.byteLength + 3) / 8) * 8;
-  const bytes = columnsAt + columnBytes(count, header);
-  const decoder = new WasmRecordDecoder(header, bytes, shared ? sharedDecoderMemory(bytes) : undefined);
+  const decoder = new WasmRecordDecoder(header, columnsAt + columnBytes(count, header));
   // Records at an odd offset: the decoder reads them unaligned.
   decoder.bytesAt(3, records.byteLength).set(records);
   return decoder.decode(3, count, columnsAt);
@@ -275,8 +228,7 @@ function expectMatchesReference(records: Uint8Array, count: number, header: LasH
   for (const chunk of [
     decodeRecords(records, count, header),
     decodeRecords(records, count, header, new Uint8Array(shared, 16, columnBytes(count, header))),
-    wasmDecode(records, count, header, false),
-    wasmDecode(records, count, header, true),
+    wasmDecode(records, count, header),
   ]) {
     const columns = snapshot(chunk);
     const keys = Object.keys(referenceRecord(view, 0, header)).sort();

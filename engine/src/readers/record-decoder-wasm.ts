@@ -19,23 +19,14 @@ import { carveColumns, decodeExtraBytes, type RecordLayout } from './record-deco
 
 /** The part of the WebAssembly JavaScript API used here (the project's TypeScript libs do not declare it). */
 interface WasmMemory {
-  readonly buffer: ArrayBuffer | SharedArrayBuffer;
+  readonly buffer: ArrayBuffer;
 }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  Memory: new (descriptor: { initial: number; maximum?: number; shared?: boolean }) => WasmMemory;
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
 }
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
-/** A decoder memory: pages of 64 KiB, shared between threads or not. */
-export type DecoderMemory = WasmMemory;
-
-/** A memory of at least `bytes` bytes that threads can share (a SharedArrayBuffer). */
-export function sharedDecoderMemory(bytes: number): DecoderMemory {
-  const pages = Math.max(1, Math.ceil(bytes / 65536));
-  return new wasm.Memory({ initial: pages, maximum: Math.max(pages, 1), shared: true });
-}
 
 // Binary encoding helpers (WebAssembly core specification 1.0, section 5).
 const unsignedLeb = (value: number): number[] => {
@@ -103,10 +94,10 @@ const op = {
 };
 
 /**
- * The module for one layout: imports its memory as env.memory (shared or
- * not) and exports `decode(records, count, columns)`, byte offsets in memory.
+ * The module for one layout: imports its memory as env.memory and exports
+ * `decode(records, count, columns)`, byte offsets in that memory.
  */
-function moduleBytes(layout: RecordLayout, shared: boolean): Uint8Array {
+function moduleBytes(layout: RecordLayout): Uint8Array {
   const { extended, gpsTime: gpsAt, rgb: rgbAt, nir: nirAt } = layout.layout;
   const length = layout.recordLength;
   const [sx, sy, sz] = layout.scale;
@@ -214,7 +205,7 @@ function moduleBytes(layout: RecordLayout, shared: boolean): Uint8Array {
   code.push(...op.end, ...op.end, ...op.end);
 
   const body = [1, ...unsignedLeb(nextLocal - 3), I32_TYPE, ...code];
-  const memoryLimits = shared ? [0x03, ...unsignedLeb(1), ...unsignedLeb(MAX_PAGES)] : [0x00, ...unsignedLeb(1)];
+  const memoryLimits = [0x00, ...unsignedLeb(1)]; // at least one page, no maximum
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, [1, 0x60, 3, I32_TYPE, I32_TYPE, I32_TYPE, 0]), // type: (i32, i32, i32) -> ()
@@ -225,27 +216,18 @@ function moduleBytes(layout: RecordLayout, shared: boolean): Uint8Array {
   ]);
 }
 
-/** Largest memory a shared decoder memory may grow to (pages of 64 KiB): 4 GiB. */
-const MAX_PAGES = 65536;
-
+/** Compiled modules by layout (a process reads few distinct layouts; bounded anyway). */
 const modules = new Map<string, object>();
 
-function compiled(layout: RecordLayout, shared: boolean): object {
+function compiled(layout: RecordLayout): object {
   const { layout: fields, recordLength, scale, offset } = layout;
-  const key = JSON.stringify([
-    fields.format,
-    fields.gpsTime,
-    fields.rgb,
-    fields.nir,
-    recordLength,
-    scale,
-    offset,
-    shared,
-  ]);
+  // Every constant baked into the code; -0 apart from 0 (x * scale + -0 keeps a -0).
+  const constants = [...scale, ...offset].map((v) => (Object.is(v, -0) ? '-0' : String(v)));
+  const key = [fields.format, fields.gpsTime, fields.rgb, fields.nir, recordLength, ...constants].join(' ');
   let module = modules.get(key);
   if (!module) {
     if (modules.size >= 64) modules.clear();
-    module = new wasm.Module(moduleBytes(layout, shared));
+    module = new wasm.Module(moduleBytes(layout));
     modules.set(key, module);
   }
   return module;
@@ -255,27 +237,20 @@ function compiled(layout: RecordLayout, shared: boolean): object {
  * A record decoder with its own memory of `bytes` bytes (whole 64 KiB
  * pages), for one layout. Callers place records in the memory (read them
  * straight into {@link bytesAt}) and decode them into columns elsewhere in
- * the same memory: the chunk's columns are views of {@link memory}.
+ * the same memory: the chunk's columns are views of {@link memory}'s buffer,
+ * which stays the same buffer (the memory never grows).
  */
 export class WasmRecordDecoder {
-  readonly memory: DecoderMemory;
-  /**
-   * The compiled module (posted to a worker thread, which instantiates it
-   * over the same shared memory: see las-decode.worker.mjs).
-   */
-  readonly module: object;
+  readonly memory: WasmMemory;
   private readonly run: (records: number, count: number, columns: number) => void;
 
-  /** `memory` (shared between threads) may be given; its size must then cover the caller's layout. */
   constructor(
     private readonly layout: RecordLayout,
     bytes: number,
-    memory?: DecoderMemory,
   ) {
-    const pages = Math.max(1, Math.ceil(bytes / 65536));
-    this.memory = memory ?? new wasm.Memory({ initial: pages });
-    this.module = compiled(layout, this.memory.buffer instanceof SharedArrayBuffer);
-    this.run = instantiateDecoder(this.module, this.memory);
+    this.memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+    const instance = new wasm.Instance(compiled(layout), { env: { memory: this.memory } });
+    this.run = instance.exports.decode as (records: number, count: number, columns: number) => void;
   }
 
   /** A view of `length` bytes of the memory at `offset`. */
@@ -291,24 +266,9 @@ export class WasmRecordDecoder {
   decode(records: number, count: number, columns: number): PointChunk {
     if (columns % 8 !== 0) throw new RangeError(`columns at ${columns}: not 8-byte aligned`);
     this.run(records, count, columns);
-    return this.chunk(records, count, this.memory.buffer, columns);
-  }
-
-  /**
-   * The chunk of `count` records at byte `records` whose fixed columns were
-   * decoded (here or by a worker) to byte `columnsAt` of `buffer`: views of
-   * them, and the extra bytes decoded from the records.
-   */
-  chunk(records: number, count: number, buffer: ArrayBufferLike, columnsAt: number): PointChunk {
-    const chunk = carveColumns(buffer, columnsAt, count, this.layout);
+    const chunk = carveColumns(this.memory.buffer, columns, count, this.layout);
     if (this.layout.extraBytes.length > 0)
       chunk.extra = decodeExtraBytes(this.bytesAt(records, count * this.layout.recordLength), count, this.layout);
     return chunk;
   }
-}
-
-/** The module's decode function over `memory` (the same code runs in las-decode.worker.mjs). */
-function instantiateDecoder(module: object, memory: DecoderMemory) {
-  const instance = new wasm.Instance(module, { env: { memory } });
-  return instance.exports.decode as (records: number, count: number, columns: number) => void;
 }
