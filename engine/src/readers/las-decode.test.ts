@@ -211,11 +211,10 @@ function referenceRecord(view: DataView, p: number, header: LasHeader): Record<s
 
 /** The WebAssembly decoder over records copied into its memory. */
 function wasmDecode(records: Uint8Array, count: number, header: LasHeader): PointChunk {
-  const columnsAt = Math.ceil((records.byteLength + 3) / 8) * 8;
-  const decoder = new WasmRecordDecoder(header, columnsAt + columnBytes(count, header));
-  // Records at an odd offset: the decoder reads them unaligned.
+  // Records at an odd offset (read unaligned), columns longer than the chunk (strided by capacity).
+  const decoder = new WasmRecordDecoder(header, records.byteLength + 3, count + 5);
   decoder.bytesAt(3, records.byteLength).set(records);
-  return decoder.decode(3, count, columnsAt);
+  return decoder.decode(3, count);
 }
 
 /**

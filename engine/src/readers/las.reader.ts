@@ -9,7 +9,6 @@ import {
   type ReadOptions,
   throwIfAborted,
 } from './point-cloud-reader.js';
-import { carveColumns, columnBytes } from './record-decoder.js';
 import { WasmRecordDecoder } from './record-decoder-wasm.js';
 
 /** Blocks read ahead of the one being decoded. */
@@ -57,14 +56,12 @@ export function createLasReader(source: ByteSource, header: LasHeader, crs: CrsI
 /** Rounds up to a multiple of 8 (column sets and input slots start 8-byte aligned). */
 const aligned = (bytes: number) => Math.ceil(bytes / 8) * 8;
 
-/** A copy of `count` points' columns at byte `at` of the decoder's memory, in a buffer of their own. */
-function ownColumns(decoder: WasmRecordDecoder, at: number, count: number, header: LasHeader, chunk: PointChunk) {
-  const bytes = columnBytes(count, header);
-  const buffer = new ArrayBuffer(bytes);
-  new Uint8Array(buffer).set(decoder.bytesAt(at, bytes));
-  const own = carveColumns(buffer, 0, count, header);
-  if (chunk.extra) own.extra = chunk.extra;
-  return own;
+/** The chunk just decoded with columns of its own: a copy of the decoder's column set. */
+function ownColumns(decoder: WasmRecordDecoder, records: number, count: number): PointChunk {
+  const { columnsAt, columnsBytes } = decoder;
+  const buffer = new ArrayBuffer(columnsBytes);
+  new Uint8Array(buffer).set(decoder.bytesAt(columnsAt, columnsBytes));
+  return decoder.chunkOver(buffer, 0, records, count);
 }
 
 /**
@@ -91,8 +88,7 @@ async function* readBlocks(
   // once) and the CPU overlap. Then one set of columns.
   const depth = Math.min(READ_AHEAD, Math.max(1, blocks));
   const slotBytes = aligned(perBlock * length);
-  const columnsAt = depth * slotBytes;
-  const decoder = new WasmRecordDecoder(header, columnsAt + columnBytes(perBlock, header));
+  const decoder = new WasmRecordDecoder(header, depth * slotBytes, perBlock);
   const pending: Promise<Uint8Array>[] = [];
   let next = 0;
   const fill = () => {
@@ -110,8 +106,9 @@ async function* readBlocks(
       throwIfAborted(options.signal);
       const count = countOf(b);
       await pending.shift()!;
-      let chunk = decoder.decode((b % depth) * slotBytes, count, columnsAt);
-      if (!options.reuse) chunk = ownColumns(decoder, columnsAt, count, header, chunk);
+      const records = (b % depth) * slotBytes;
+      let chunk = decoder.decode(records, count);
+      if (!options.reuse) chunk = ownColumns(decoder, records, count);
       // The slot just decoded is free again: queue the next read into it.
       fill();
       chunk = clipChunk(chunk, options.bbox);

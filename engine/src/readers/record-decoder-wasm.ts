@@ -1,5 +1,5 @@
 import type { PointChunk } from '../core/chunk.js';
-import { carveColumns, decodeExtraBytes, type RecordLayout } from './record-decoder.js';
+import { carveColumns, columnBytes, decodeExtraBytes, type RecordLayout } from './record-decoder.js';
 
 /*
  * The LAS reader's record decoder as WebAssembly, generated per record
@@ -72,12 +72,12 @@ const op = {
   i64Load: (offset: number) => [0x29, 0, ...unsignedLeb(offset)],
   i32Load8s: (offset: number) => [0x2c, 0, ...unsignedLeb(offset)],
   i32Load16u: (offset: number) => [0x2f, 0, ...unsignedLeb(offset)],
-  // Column stores are aligned (carveColumns aligns every column).
-  i64Store: [0x37, 3, 0],
-  f32Store: [0x38, 2, 0],
-  f64Store: [0x39, 3, 0],
-  i32Store8: [0x3a, 0, 0],
-  i32Store16: [0x3b, 1, 0],
+  // Column stores (opcode, alignment; the offset follows): aligned, as carveColumns aligns every column.
+  i64Store: [0x37, 3],
+  f32Store: [0x38, 2],
+  f64Store: [0x39, 3],
+  i32Store8: [0x3a, 0],
+  i32Store16: [0x3b, 1],
   i32Eqz: [0x45],
   i32LtU: [0x49],
   i32Add: [0x6a],
@@ -94,20 +94,23 @@ const op = {
 };
 
 /**
- * The module for one layout: imports its memory as env.memory and exports
- * `decode(records, count, columns)`, byte offsets in that memory.
+ * The module for one layout and one column set: imports its memory as
+ * env.memory and exports `decode(records, count)`: decodes `count`
+ * records at byte `records` into the columns carveColumns lays out from byte
+ * `columnsAt`, `capacity` values per column. The column offsets are
+ * constants of the code (store offsets), so the loop keeps no pointer per
+ * column: four running indices (bytes per value 1, 2, 4, 8) and the record.
  */
-function moduleBytes(layout: RecordLayout): Uint8Array {
+function moduleBytes(layout: RecordLayout, columnsAt: number, capacity: number): Uint8Array {
   const { extended, gpsTime: gpsAt, rgb: rgbAt, nir: nirAt } = layout.layout;
   const length = layout.recordLength;
   const [sx, sy, sz] = layout.scale;
   const [ox, oy, oz] = layout.offset;
 
-  // Locals: the three parameters, then counters and one base per column.
+  // Locals: the two parameters, then the indices and two words of a record.
   const RECORD = 0;
   const COUNT = 1;
-  const COLUMNS = 2;
-  let nextLocal = 3;
+  let nextLocal = 2;
   const local = () => nextLocal++;
   const i1 = local();
   const i2 = local();
@@ -115,28 +118,24 @@ function moduleBytes(layout: RecordLayout): Uint8Array {
   const i8 = local();
   const word = local();
   const word2 = local();
-  const eightByte = Array.from({ length: gpsAt >= 0 ? 4 : 3 }, local);
-  const scanAngle = local();
-  const twoByte = Array.from({ length: 2 + (rgbAt >= 0 ? 3 : 0) + (nirAt >= 0 ? 1 : 0) }, local);
-  const oneByte = Array.from({ length: extended ? 8 : 7 }, local);
+  // Byte offset of every column, in carveColumns order.
+  let at = columnsAt;
+  const columns = (n: number, size: number) =>
+    Array.from({ length: n }, () => {
+      const offset = at;
+      at += size * capacity;
+      return offset;
+    });
+  const eightByte = columns(gpsAt >= 0 ? 4 : 3, 8);
+  const [scanAngle] = columns(1, 4) as [number];
+  const twoByte = columns(2 + (rgbAt >= 0 ? 3 : 0) + (nirAt >= 0 ? 1 : 0), 2);
+  const oneByte = columns(extended ? 8 : 7, 1);
 
   const code: number[] = [];
-  // Column bases, in carveColumns order: base = columns + count * (bytes of the columns before).
-  let perPoint = 0;
-  for (const [locals, size] of [
-    [eightByte, 8],
-    [[scanAngle], 4],
-    [twoByte, 2],
-    [oneByte, 1],
-  ] as const) {
-    for (const base of locals) {
-      code.push(...op.get(COLUMNS), ...op.get(COUNT), ...op.i32(perPoint), ...op.i32Mul, ...op.i32Add, ...op.set(base));
-      perPoint += size;
-    }
-  }
   const field = (offset: number, load: (offset: number) => number[]) => [...op.get(RECORD), ...load(offset)];
-  const store = (base: number, index: number, value: number[], instruction: number[]) =>
-    code.push(...op.get(base), ...op.get(index), ...op.i32Add, ...value, ...instruction);
+  // Stores at index + column offset: [index, value, store opcode, alignment, offset].
+  const store = (column: number, index: number, value: number[], [opcode, alignment]: readonly number[]) =>
+    code.push(...op.get(index), ...value, opcode!, alignment!, ...unsignedLeb(column));
   const coordinate = (offset: number, scale: number, shift: number) => [
     ...field(offset, op.i32Load),
     ...op.f64ConvertI32S,
@@ -204,11 +203,11 @@ function moduleBytes(layout: RecordLayout): Uint8Array {
   code.push(...op.get(i1), ...op.i32(1), ...op.i32Add, ...op.tee(i1), ...op.get(COUNT), ...op.i32LtU, ...op.brIf(0));
   code.push(...op.end, ...op.end, ...op.end);
 
-  const body = [1, ...unsignedLeb(nextLocal - 3), I32_TYPE, ...code];
+  const body = [1, ...unsignedLeb(nextLocal - 2), I32_TYPE, ...code];
   const memoryLimits = [0x00, ...unsignedLeb(1)]; // at least one page, no maximum
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, [1, 0x60, 3, I32_TYPE, I32_TYPE, I32_TYPE, 0]), // type: (i32, i32, i32) -> ()
+    ...section(1, [1, 0x60, 2, I32_TYPE, I32_TYPE, 0]), // type: (i32, i32) -> ()
     ...section(2, [1, ...name('env'), ...name('memory'), 0x02, ...memoryLimits]), // import env.memory
     ...section(3, [1, 0]), // one function of type 0
     ...section(7, [1, ...name('decode'), 0x00, 0]), // export it as "decode"
@@ -219,38 +218,55 @@ function moduleBytes(layout: RecordLayout): Uint8Array {
 /** Compiled modules by layout (a process reads few distinct layouts; bounded anyway). */
 const modules = new Map<string, object>();
 
-function compiled(layout: RecordLayout): object {
+function compiled(layout: RecordLayout, columnsAt: number, capacity: number): object {
   const { layout: fields, recordLength, scale, offset } = layout;
   // Every constant baked into the code; -0 apart from 0 (x * scale + -0 keeps a -0).
   const constants = [...scale, ...offset].map((v) => (Object.is(v, -0) ? '-0' : String(v)));
-  const key = [fields.format, fields.gpsTime, fields.rgb, fields.nir, recordLength, ...constants].join(' ');
+  const key = [
+    columnsAt,
+    capacity,
+    fields.format,
+    fields.gpsTime,
+    fields.rgb,
+    fields.nir,
+    recordLength,
+    ...constants,
+  ].join(' ');
   let module = modules.get(key);
   if (!module) {
     if (modules.size >= 64) modules.clear();
-    module = new wasm.Module(moduleBytes(layout));
+    module = new wasm.Module(moduleBytes(layout, columnsAt, capacity));
     modules.set(key, module);
   }
   return module;
 }
 
 /**
- * A record decoder with its own memory of `bytes` bytes (whole 64 KiB
- * pages), for one layout. Callers place records in the memory (read them
- * straight into {@link bytesAt}) and decode them into columns elsewhere in
- * the same memory: the chunk's columns are views of {@link memory}'s buffer,
- * which stays the same buffer (the memory never grows).
+ * A record decoder for one layout with its own memory: `recordBytes` bytes
+ * for records (read them straight into {@link bytesAt}), then one set of
+ * columns for up to `capacity` points, from byte {@link columnsAt}. A chunk's
+ * fixed columns are views of that memory's buffer, which stays the same
+ * buffer (the memory never grows): the next decode overwrites them.
  */
 export class WasmRecordDecoder {
   readonly memory: WasmMemory;
-  private readonly run: (records: number, count: number, columns: number) => void;
+  /** Byte offset of the column set. */
+  readonly columnsAt: number;
+  /** Bytes of the column set. */
+  readonly columnsBytes: number;
+  private readonly run: (records: number, count: number) => void;
 
   constructor(
     private readonly layout: RecordLayout,
-    bytes: number,
+    recordBytes: number,
+    readonly capacity: number,
   ) {
-    this.memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
-    const instance = new wasm.Instance(compiled(layout), { env: { memory: this.memory } });
-    this.run = instance.exports.decode as (records: number, count: number, columns: number) => void;
+    this.columnsAt = Math.ceil(recordBytes / 8) * 8;
+    this.columnsBytes = columnBytes(capacity, layout);
+    const pages = Math.max(1, Math.ceil((this.columnsAt + this.columnsBytes) / 65536));
+    this.memory = new wasm.Memory({ initial: pages });
+    const instance = new wasm.Instance(compiled(layout, this.columnsAt, capacity), { env: { memory: this.memory } });
+    this.run = instance.exports.decode as (records: number, count: number) => void;
   }
 
   /** A view of `length` bytes of the memory at `offset`. */
@@ -259,14 +275,23 @@ export class WasmRecordDecoder {
   }
 
   /**
-   * Decodes `count` records at byte `records` into columns carved from byte
-   * `columns` (8-byte aligned, columnBytes(count) long) and returns the chunk,
-   * whose fixed columns are views of the memory (extra bytes: new arrays).
+   * Decodes `count` (at most `capacity`) records at byte `records` into the
+   * column set and returns the chunk: its fixed columns are views of the
+   * memory, its extra bytes new arrays.
    */
-  decode(records: number, count: number, columns: number): PointChunk {
-    if (columns % 8 !== 0) throw new RangeError(`columns at ${columns}: not 8-byte aligned`);
-    this.run(records, count, columns);
-    const chunk = carveColumns(this.memory.buffer, columns, count, this.layout);
+  decode(records: number, count: number): PointChunk {
+    if (count > this.capacity) throw new RangeError(`${count} records for ${this.capacity} columns`);
+    this.run(records, count);
+    return this.chunkOver(this.memory.buffer, this.columnsAt, records, count);
+  }
+
+  /**
+   * The chunk of `count` records at byte `records` whose column set is at
+   * byte `at` of `buffer` (this memory's, or a copy of the set), with the
+   * extra bytes decoded from the records.
+   */
+  chunkOver(buffer: ArrayBufferLike, at: number, records: number, count: number): PointChunk {
+    const chunk = carveColumns(buffer, at, count, this.layout, this.capacity);
     if (this.layout.extraBytes.length > 0)
       chunk.extra = decodeExtraBytes(this.bytesAt(records, count * this.layout.recordLength), count, this.layout);
     return chunk;

@@ -40,22 +40,24 @@ export type ColumnMemory = ArrayBufferLike | Uint8Array;
 
 /**
  * Views of every fixed column of `count` points of this layout, carved one
- * after the other out of `buffer` from `byteOffset` (8-aligned): 8-byte
+ * after the other out of `buffer` from `byteOffset` (8-aligned), each column
+ * `capacity` values long (default `count`; the views hold `count`): 8-byte
  * columns first, so each view is aligned. Extra bytes are not included.
- * A thread that decoded into a buffer hands it over and the receiver carves
- * the same views.
+ * A decoder that wrote the columns there (record-decoder-wasm.ts) and its
+ * caller carve the same views.
  */
 export function carveColumns(
   buffer: ArrayBufferLike,
   byteOffset: number,
   count: number,
   layout: RecordLayout,
+  capacity = count,
 ): PointChunk {
   const { extended, gpsTime: gpsAt, rgb: rgbAt, nir: nirAt } = layout.layout;
   let at = byteOffset;
   const take = <T>(make: (buffer: ArrayBufferLike, offset: number, length: number) => T, bytesPer: number): T => {
     const view = make(buffer, at, count);
-    at += bytesPer * count;
+    at += bytesPer * capacity;
     return view;
   };
   const f64 = (b: ArrayBufferLike, o: number, n: number) => new Float64Array(b, o, n);
