@@ -47,6 +47,11 @@ export const CONFIG_VARIABLES = {
   },
   MAIL_FROM: { default: 'Nuage <no-reply@nuage.local>', description: 'Sender of outgoing mail.' },
   WORKER_CONCURRENCY: { default: '1', description: 'Jobs one worker process runs at once.' },
+  TILER_WARM_UP: {
+    default: 'true',
+    description:
+      "true: a worker process starts and warms the tiler's threads when it boots, so its first tiling does not pay their start-up.",
+  },
   LOG_LEVEL: { default: 'info', description: 'pino log level (trace, debug, info, warn, error, silent).' },
   MAX_UPLOAD_BYTES: {
     default: '53687091200',
@@ -99,6 +104,7 @@ const schema = z.object({
   SMTP_URL: z.string(),
   MAIL_FROM: z.string().min(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64),
+  TILER_WARM_UP: z.enum(['true', 'false']).transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive(),
   URL_SIGNING_SECRET: z.string().refine((v) => v === '' || v.length >= 32, 'must be at least 32 characters'),

@@ -30,6 +30,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://localhost:8080',
     ADMIN_PASSWORD: 'Admin-Passw0rd!',
+    // Test apps start many workers: the warm-up is exercised by the smoke test (npm start).
+    TILER_WARM_UP: 'false',
     ...env,
   });
   const log = createLogger({ level: config.LOG_LEVEL, role: 'test' });

@@ -118,6 +118,11 @@ describe('npm start on the embedded database (README promise)', () => {
     for (let i = 0; i < 240 && !first.output().includes('"msg":"worker started"'); i++) {
       await new Promise((r) => setTimeout(r, 250));
     }
+    // The worker process warms the tiler's threads up in the background once started.
+    for (let i = 0; i < 240 && !first.output().includes('"msg":"tiler threads warmed up"'); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(first.output()).toMatch(/"role":"worker"[^\n]*"msg":"tiler threads warmed up"/);
     await stop(first.child);
     // The all-in-one process stopped gracefully: worker, database and server closed in order.
     expect(first.output()).toMatch(/"role":"all"[^\n]*"msg":"stopped"/);

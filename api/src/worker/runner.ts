@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { warmTilerPool } from '@nuage/engine/tiler/tiler-warm-up.js';
 import { type Runner, run, Logger as WorkerLogger } from 'graphile-worker';
 import type { AppDeps } from '../context.js';
 import { recordHeartbeat, removeHeartbeat } from '../db/queries/health.queries.js';
 import { createTaskList } from '../jobs/index.js';
 import { startRecovery } from '../jobs/recovery.js';
+import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
 
 /** A running job worker; `stop()` stops taking jobs and lets running ones finish or hands them back. */
 export interface WorkerHandle {
@@ -49,6 +51,14 @@ export async function startWorker(deps: AppDeps, options: { databaseUrl: string 
   // Jobs of workers that died (SIGKILL, crash) run again now, not after the 4-hour lock timeout.
   const stopRecovery = await startRecovery(deps, id);
   deps.log.info({ workerId: id }, 'worker started');
+  // Start and warm the tiler's threads now, in the background, so that the
+  // first tiling of this process does not pay their start-up (~1 CPU-second).
+  if (deps.config.TILER_WARM_UP) {
+    void tilerOptionsForJobs(deps)
+      .then((options) => warmTilerPool(options.workers))
+      .then(() => deps.log.info({ workerId: id }, 'tiler threads warmed up'))
+      .catch((err) => deps.log.warn({ err }, 'tiler warm-up failed: the first tiling starts its threads'));
+  }
   return {
     id,
     runner,
