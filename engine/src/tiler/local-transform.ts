@@ -1,6 +1,7 @@
 import type { CrsInfo } from '../crs/index.js';
 import { type ColumnTransform, type GridNodes, gridTransform } from './ecef-grid-transform.js';
 import { ecefToLocal, type LocalFrame } from './local-frame.js';
+import { extremesXY } from './point-loops.js';
 
 /**
  * What a worker thread needs to rebuild the tiler's source-CRS → local ENU
@@ -45,21 +46,13 @@ export async function loadExactTransforms(): Promise<void> {
 export function needsExactTransform(spec: LocalTransformSpec, x: Float64Array, y: Float64Array, n: number): boolean {
   const g = spec.nodes;
   if (!g || n === 0) return g === null;
-  let minX = x[0]!;
-  let maxX = minX;
-  let minY = y[0]!;
-  let maxY = minY;
-  for (let i = 1; i < n; i++) {
-    minX = Math.min(minX, x[i]!);
-    maxX = Math.max(maxX, x[i]!);
-    minY = Math.min(minY, y[i]!);
-    maxY = Math.max(maxY, y[i]!);
-  }
+  const e = new Float64Array(4);
+  extremesXY(x, y, n, e);
   // The grid transform's own test on the extremes (subtracting and dividing keep the order; NaN fails).
-  const fx0 = (minX - g.x0) / g.dx;
-  const fx1 = (maxX - g.x0) / g.dx;
-  const fy0 = (minY - g.y0) / g.dy;
-  const fy1 = (maxY - g.y0) / g.dy;
+  const fx0 = (e[0]! - g.x0) / g.dx;
+  const fx1 = (e[1]! - g.x0) / g.dx;
+  const fy0 = (e[2]! - g.y0) / g.dy;
+  const fy1 = (e[3]! - g.y0) / g.dy;
   return !(fx0 >= 0 && fy0 >= 0 && fx1 <= g.nx - 1 && fy1 <= g.ny - 1);
 }
 

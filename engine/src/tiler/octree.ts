@@ -150,45 +150,72 @@ export class GridSampler {
     d: number,
     maxPoints: number,
   ): { own: Uint32Array; parts: Uint32Array[] } {
-    const taken = this.taken;
-    taken.fill(0);
-    const bits = this.gridBits;
-    const mask = (1 << bits) - 1;
-    const shift = Math.max(0, QUANT_BITS - d - bits);
-    const childShift = QUANT_BITS - d - 1;
-    const { x, y, z } = block;
     const n = indices.length;
+    this.taken.fill(0);
     if (this.octants.length < n) this.octants = new Uint8Array(Math.max(n, this.octants.length * 2));
     const oct = this.octants;
     const counts = new Int32Array(9);
-    let picked = 0;
-    for (let j = 0; j < n; j++) {
-      const i = indices[j]!;
-      const xi = x[i]!;
-      const yi = y[i]!;
-      const zi = z[i]!;
-      const cell = (((zi >> shift) & mask) << (2 * bits)) | (((yi >> shift) & mask) << bits) | ((xi >> shift) & mask);
-      const word = cell >> 5;
-      const bit = 1 << (cell & 31);
-      if (picked < maxPoints && (taken[word]! & bit) === 0) {
-        taken[word] = taken[word]! | bit;
-        oct[j] = 8;
-        picked++;
-      } else {
-        const o = ((xi >> childShift) & 1) | (((yi >> childShift) & 1) << 1) | (((zi >> childShift) & 1) << 2);
-        oct[j] = o;
-        counts[o]!++;
-      }
-    }
+    const picked = sampleCells(block, indices, d, maxPoints, this.gridBits, this.taken, oct, counts);
     const own = new Uint32Array(picked);
     const parts = Array.from({ length: 8 }, (_, o) => new Uint32Array(counts[o]!));
-    const fill = new Int32Array(9);
-    for (let j = 0; j < n; j++) {
-      const o = oct[j]!;
-      if (o === 8) own[fill[8]!++] = indices[j]!;
-      else parts[o]![fill[o]!++] = indices[j]!;
-    }
+    distribute(indices, oct, own, parts);
     return { own, parts };
+  }
+}
+
+// The two loops of GridSampler.select, each a function of its own: V8 then
+// compiles each whole, rather than re-entering a loop compiled on the fly and
+// dropping it after the loop on every call (see point-loops.ts).
+
+/**
+ * Marks in `oct` the points a node keeps (8: the first point of each free
+ * cell, up to `maxPoints`) and the child octant of the others, counted in
+ * `counts`; returns how many the node keeps.
+ */
+function sampleCells(
+  block: PointBlock,
+  indices: Uint32Array,
+  d: number,
+  maxPoints: number,
+  bits: number,
+  taken: Int32Array,
+  oct: Uint8Array,
+  counts: Int32Array,
+): number {
+  const mask = (1 << bits) - 1;
+  const shift = Math.max(0, QUANT_BITS - d - bits);
+  const childShift = QUANT_BITS - d - 1;
+  const { x, y, z } = block;
+  const n = indices.length;
+  let picked = 0;
+  for (let j = 0; j < n; j++) {
+    const i = indices[j]!;
+    const xi = x[i]!;
+    const yi = y[i]!;
+    const zi = z[i]!;
+    const cell = (((zi >> shift) & mask) << (2 * bits)) | (((yi >> shift) & mask) << bits) | ((xi >> shift) & mask);
+    const word = cell >> 5;
+    const bit = 1 << (cell & 31);
+    if (picked < maxPoints && (taken[word]! & bit) === 0) {
+      taken[word] = taken[word]! | bit;
+      oct[j] = 8;
+      picked++;
+    } else {
+      const o = ((xi >> childShift) & 1) | (((yi >> childShift) & 1) << 1) | (((zi >> childShift) & 1) << 2);
+      oct[j] = o;
+      counts[o]!++;
+    }
+  }
+  return picked;
+}
+
+/** Sends each index to the node (`own`) or to its child's part, in order. */
+function distribute(indices: Uint32Array, oct: Uint8Array, own: Uint32Array, parts: Uint32Array[]): void {
+  const fill = new Int32Array(9);
+  for (let j = 0; j < indices.length; j++) {
+    const o = oct[j]!;
+    if (o === 8) own[fill[8]!++] = indices[j]!;
+    else parts[o]![fill[o]!++] = indices[j]!;
   }
 }
 

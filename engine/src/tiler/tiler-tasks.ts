@@ -10,6 +10,17 @@ import { enuFrameAt } from './local-frame.js';
 import { loadExactTransforms, localTransform, needsExactTransform } from './local-transform.js';
 import { buildSubtree, GridSampler, QUANT_MAX } from './octree.js';
 import { allocBlock, blockRange, concatBlocks, encodeBlock, type PointBlock } from './point-block.js';
+import {
+  countClasses,
+  maxColor,
+  placeByBucket,
+  quantizeToBuckets,
+  readByte,
+  readRgb,
+  readXyzIntensity,
+  scatter8,
+  scatter16,
+} from './point-loops.js';
 import { writeNodeContent } from './tile-content.js';
 import {
   type BucketTarget,
@@ -96,96 +107,44 @@ function emptyReply(extra: { badPoint?: number; clamped?: number; decodeError?: 
 function bucketColumns(c: LocalColumns, t: BucketTarget): TilerReply {
   const n = c.count;
   const { x, y, z, intensity, classification, red, green, blue } = c;
-  const [mx, my, mz] = t.min;
-  const invQ = 1 / t.quantum;
-  const depth = t.depth;
-  const shift = 30 - depth;
-  ensureScratch(n, 1 << (3 * depth));
+  const buckets = 1 << (3 * t.depth);
+  ensureScratch(n, buckets);
   const { ids, idCounts, idSlot } = scratch;
-  // Quantised coordinates go back into x, y, z (exact integers below 2^30 in a double).
-  let badPoint = -1;
-  let clamped = 0;
-  for (let i = 0; i < n; i++) {
-    const ex = x[i]!;
-    const ny = y[i]!;
-    const uz = z[i]!;
-    if (!(Number.isFinite(ex) && Number.isFinite(ny) && Number.isFinite(uz))) {
-      if (badPoint < 0) badPoint = i;
-      ids[i] = 0;
-      continue;
-    }
-    let a = Math.floor((ex - mx) * invQ);
-    let b = Math.floor((ny - my) * invQ);
-    let d = Math.floor((uz - mz) * invQ);
-    if (a < 0 || b < 0 || d < 0 || a > QUANT_MAX || b > QUANT_MAX || d > QUANT_MAX) {
-      clamped++;
-      a = a < 0 ? 0 : Math.min(a, QUANT_MAX);
-      b = b < 0 ? 0 : Math.min(b, QUANT_MAX);
-      d = d < 0 ? 0 : Math.min(d, QUANT_MAX);
-    }
-    x[i] = a;
-    y[i] = b;
-    z[i] = d;
-    const id = ((a >> shift) << (2 * depth)) | ((b >> shift) << depth) | (d >> shift);
-    ids[i] = id;
-    idCounts[id]!++;
-  }
+  const outcome = new Float64Array(2);
+  quantizeToBuckets(x, y, z, n, t.min, 1 / t.quantum, QUANT_MAX, t.depth, ids, idCounts, outcome);
+  const badPoint = outcome[0]!;
+  const clamped = outcome[1]!;
   const classHistogram = new Float64Array(256);
-  if (classification) for (let i = 0; i < n; i++) classHistogram[classification[i]!]!++;
+  if (classification) countClasses(classification, n, classHistogram);
   else classHistogram[0] = n;
-  let maxColor = 0;
-  if (red && green && blue) {
-    for (let i = 0; i < n; i++) {
-      const m = Math.max(red[i]!, green[i]!, blue[i]!);
-      if (m > maxColor) maxColor = m;
-    }
-  }
+  const colorMax = red && green && blue ? maxColor(red, green, blue, n) : 0;
+  // Buckets in use, each given its range of the sorted block (walking the ids when there are fewer than points).
   const usedIds: number[] = [];
   const usedCounts: number[] = [];
   const starts: number[] = [];
   let at = 0;
-  for (let i = 0; i < n; i++) {
-    const id = ids[i]!;
+  const use = (id: number): void => {
     const count = idCounts[id]!;
-    if (count > 0) {
-      usedIds.push(id);
-      usedCounts.push(count);
-      starts.push(at);
-      idSlot[id] = at;
-      at += count;
-      idCounts[id] = 0;
-    }
-  }
+    if (count === 0) return;
+    usedIds.push(id);
+    usedCounts.push(count);
+    starts.push(at);
+    idSlot[id] = at;
+    at += count;
+    idCounts[id] = 0;
+  };
+  if (buckets <= n) for (let id = 0; id < buckets; id++) use(id);
+  else for (let i = 0; i < n; i++) use(ids[i]!);
   if (badPoint >= 0 || clamped > 0) return emptyReply({ badPoint, clamped });
   const block = allocBlock(n, t.memory);
   block.count = n;
-  const bx = block.x;
-  const by = block.y;
-  const bz = block.z;
-  for (let i = 0; i < n; i++) {
-    const k = idSlot[ids[i]!]!++;
-    bx[k] = x[i]!;
-    by[k] = y[i]!;
-    bz[k] = z[i]!;
-  }
-  // Attributes column by column (idSlot has moved to each bucket's end: walk back from it).
-  for (let u = 0; u < usedIds.length; u++) idSlot[usedIds[u]!] = starts[u]!;
-  if (intensity || classification || red) {
-    const bi = block.intensity;
-    const bc = block.classification;
-    const br = block.red;
-    const bg = block.green;
-    const bb = block.blue;
-    for (let i = 0; i < n; i++) {
-      const k = idSlot[ids[i]!]!++;
-      if (intensity) bi[k] = intensity[i]!;
-      if (classification) bc[k] = classification[i]!;
-      if (red && green && blue) {
-        br[k] = red[i]!;
-        bg[k] = green[i]!;
-        bb[k] = blue[i]!;
-      }
-    }
+  placeByBucket(ids, idSlot, n, x, y, z, block.x, block.y, block.z);
+  if (intensity) scatter16(intensity, ids, n, block.intensity);
+  if (classification) scatter8(classification, ids, n, block.classification);
+  if (red && green && blue) {
+    scatter16(red, ids, n, block.red);
+    scatter16(green, ids, n, block.green);
+    scatter16(blue, ids, n, block.blue);
   }
   const reply: TilerReply = {
     op: 'bucket',
@@ -193,7 +152,7 @@ function bucketColumns(c: LocalColumns, t: BucketTarget): TilerReply {
     ids: usedIds,
     counts: usedCounts,
     classHistogram,
-    maxColor,
+    maxColor: colorMax,
     badPoint,
     clamped,
   };
@@ -217,28 +176,14 @@ function recordsToColumns(records: Uint8Array, n: number, layout: RecordLayout, 
   ensureScratch(n, 1);
   const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
   const len = layout.recordLength;
-  const [sx, sy, sz] = layout.scale;
-  const [ox, oy, oz] = layout.offset;
   const { x, y, z, intensity, classification } = scratch;
-  for (let i = 0, p = 0; i < n; i++, p += len) {
-    x[i] = view.getInt32(p, true) * sx + ox;
-    y[i] = view.getInt32(p + 4, true) * sy + oy;
-    z[i] = view.getInt32(p + 8, true) * sz + oz;
-    intensity[i] = view.getUint16(p + 12, true);
-  }
+  readXyzIntensity(view, n, len, layout.scale, layout.offset, x, y, z, intensity);
   // LAS 1.4 formats 6-10 keep the class in a byte of its own; formats 0-5 in the low 5 bits.
-  if (layout.layout.extended) for (let i = 0, p = 16; i < n; i++, p += len) classification[i] = records[p]!;
-  else for (let i = 0, p = 15; i < n; i++, p += len) classification[i] = records[p]! & 31;
+  if (layout.layout.extended) readByte(records, n, len, 16, 0xff, classification);
+  else readByte(records, n, len, 15, 31, classification);
   const rgbAt = layout.layout.rgb;
   const color = hasColor && rgbAt >= 0;
-  if (color) {
-    const { red, green, blue } = scratch;
-    for (let i = 0, p = rgbAt; i < n; i++, p += len) {
-      red[i] = view.getUint16(p, true);
-      green[i] = view.getUint16(p + 2, true);
-      blue[i] = view.getUint16(p + 4, true);
-    }
-  }
+  if (color) readRgb(view, n, len, rgbAt, scratch.red, scratch.green, scratch.blue);
   return {
     count: n,
     x,
