@@ -77,6 +77,13 @@ export interface NodeSummary {
   children: string[];
 }
 
+/** Indices 0..n-1 (a loop of its own: see point-loops.ts). */
+export function identityIndices(n: number): Uint32Array {
+  const a = new Uint32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
+}
+
 /** Bounds of the points `indices` of a block, or null when none. */
 export function indexedBounds(block: PointBlock, indices: Uint32Array): number[] | null {
   if (indices.length === 0) return null;
@@ -241,8 +248,7 @@ export function buildSubtree(
   sampler = new GridSampler(params.gridBits),
 ): { nodes: NodeSummary[]; rootPoints: PointBlock } {
   const nodes: NodeSummary[] = [];
-  const all = new Uint32Array(block.count);
-  for (let i = 0; i < block.count; i++) all[i] = i;
+  const all = identityIndices(block.count);
   let rootPoints = allocBlock(0);
 
   const visit = (a: NodeAddress, indices: Uint32Array): NodeSummary => {
@@ -302,8 +308,7 @@ export function mergeIntoParent(
     at += p.count;
   });
   union.count = total;
-  const all = new Uint32Array(total);
-  for (let i = 0; i < total; i++) all[i] = i;
+  const all = identityIndices(total);
   const { own, parts } = sampler.select(union, all, parent.d, params.maxPoints);
   const parentPoints = gatherBlock(union, own);
   const perChild: number[][] = children.map(() => []);

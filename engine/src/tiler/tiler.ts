@@ -14,6 +14,7 @@ import {
   type BuildParams,
   canSplit,
   childAddress,
+  identityIndices,
   mergeIntoParent,
   type NodeAddress,
   type NodeSummary,
@@ -192,13 +193,6 @@ function placeOctree(input: TilerInput): OctreeSpace {
   const min: [number, number, number] = [0, 0, 0];
   for (let a = 0; a < 3; a++) min[a] = (lo[a]! + hi[a]!) / 2 - size / 2;
   return { frame, min, size };
-}
-
-/** Indices 0..n-1. */
-function identity(n: number): Uint32Array {
-  const a = new Uint32Array(n);
-  for (let i = 0; i < n; i++) a[i] = i;
-  return a;
 }
 
 /** Bucket id of a node address at the bucket depth. */
@@ -492,7 +486,7 @@ export async function tileInput(
     const rootPoints = await solve(root);
     const rootSummary = summaries.get(nodeKey(root))!;
     rootSummary.count = rootPoints.count;
-    if (rootPoints.count > 0) sink(root, rootPoints, identity(rootPoints.count));
+    if (rootPoints.count > 0) sink(root, rootPoints, identityIndices(rootPoints.count));
     checkAbort(signal);
     const builtAt = Date.now();
 
