@@ -160,8 +160,10 @@ const suite = {
       rawEquivalentColdMpointsPerSecond: lasRate(lasRawCold),
       rawEquivalentWarmMpointsPerSecond: lasRate(lasRawWarm),
       ratioCold: round(lasRawCold / lasEngineCold.seconds),
+      // The target's measure: each round's cold ratio (raw and engine read back to back), median of the rounds.
+      ratioColdMedianOfRounds: round(mid(rounds.map((r) => r.rawCold / r.engineCold.seconds))),
       ratioWarm: round(lasRawWarm / lasEngineWarm.seconds),
-      mode: 'reuse: columns overwritten chunk after chunk, as the tiler reads; decode shared with one worker thread from 1 M points',
+      mode: 'reuse: columns overwritten chunk after chunk, as the tiler reads (WebAssembly decode on the reading thread)',
       engineWarmFreshColumnsMpointsPerSecond: lasRate(lasEngineWarmFresh.seconds),
       ratioColdIfFreshColumns: round(lasRawCold / lasEngineWarmFresh.seconds),
       rounds: rounds.map((r) => ({
@@ -175,7 +177,7 @@ const suite = {
       peakRssMB: Math.max(lasEngineCold.peakRssMB, lasEngineWarm.peakRssMB),
       engineWarmCpuSeconds: round(lasEngineWarm.cpuSeconds),
       engineMpointsPerCpuSecond: lasRate(lasEngineWarm.cpuSeconds),
-      target: 'ratio >= 0.8',
+      target: 'ratioColdMedianOfRounds >= 0.8',
     };
     if (args.includes('--las-only')) {
       return {
