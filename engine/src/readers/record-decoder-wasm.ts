@@ -3,11 +3,11 @@ import { carveColumns, columnBytes, decodeExtraBytes, type RecordLayout } from '
 
 /*
  * The LAS reader's record decoder as WebAssembly, generated per record
- * layout: the record length, field offsets, scale and offset are constants of
- * a small module (about 1 kB, compiled in well under a millisecond) whose one
- * function decodes records into the columns that carveColumns lays out.
- * Records are read straight into the module's memory and the chunk's columns
- * are views of that memory, so nothing is copied.
+ * layout and column set: the record length, field offsets, scale, offset and
+ * column addresses are constants of a small module (one loop, compiled in
+ * about a millisecond) that decodes records into the columns carveColumns
+ * lays out. Records are read straight into the module's memory and the
+ * chunk's columns are views of that memory, so nothing is copied.
  *
  * Why: the JavaScript loop of decodeRecords spends most of its time in the
  * checks V8 repeats on every typed-array and DataView access (map, detached

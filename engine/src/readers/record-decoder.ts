@@ -74,8 +74,7 @@ export function carveColumns(
   const green = rgbAt >= 0 ? take(u16, 2) : undefined;
   const blue = rgbAt >= 0 ? take(u16, 2) : undefined;
   const nir = nirAt >= 0 ? take(u16, 2) : undefined;
-  // Same property order whatever the layout (as before carving was shared),
-  // so consumers see one object shape.
+  // The property order chunks have always had: one object shape for consumers.
   const chunk: PointChunk = {
     count,
     x,
