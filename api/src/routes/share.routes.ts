@@ -48,7 +48,8 @@ const revokeShareRoute = createRoute({
   path: '/projects/{id}/share-token',
   tags: TAG,
   summary: 'Revoke the share token of a project',
-  description: 'The link stops opening the project at once; tile and file URLs already handed out through it stop working at once on this server and within 60 s on others.',
+  description:
+    'The link stops opening the project at once; tile and file URLs already handed out through it stop working at once on this server and within 60 s on others.',
   security: SESSION_SECURITY,
   middleware: [requireUser] as const,
   request: { params: z.object({ id: IdSchema }) },
