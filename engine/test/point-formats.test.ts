@@ -3,30 +3,17 @@
  * files with known field values at the offsets of the LAS 1.4 R15 tables.
  */
 import { describe, expect, it } from 'vitest';
-import { openPointCloudBytes, POINT_FORMAT_SIZES, pointFormatLayout } from '../src/readers/index.js';
+import { openPointCloudBytes, pointFormatLayout } from '../src/readers/index.js';
+import { emptyLas } from '../src/readers/las-bytes.test-helper.js';
 
 function buildLas(format: number, extraBytes = 0): Uint8Array {
-  const minor = format >= 6 ? 4 : format >= 4 ? 3 : 2;
-  const headerSize = [227, 227, 227, 235, 375][minor]!;
-  const recordLength = POINT_FORMAT_SIZES[format]! + extraBytes;
   const count = 3;
-  const bytes = new Uint8Array(headerSize + count * recordLength);
-  const dv = new DataView(bytes.buffer);
-  bytes.set(new TextEncoder().encode('LASF'), 0);
-  bytes[24] = 1;
-  bytes[25] = minor;
-  dv.setUint16(94, headerSize, true);
-  dv.setUint32(96, headerSize, true);
-  bytes[104] = format;
-  dv.setUint16(105, recordLength, true);
-  if (format < 6) dv.setUint32(107, count, true);
-  for (let a = 0; a < 3; a++) {
-    dv.setFloat64(131 + 8 * a, 0.01, true);
-    dv.setFloat64(155 + 8 * a, 1000 * (a + 1), true);
-    dv.setFloat64(179 + 16 * a, 1e6, true);
-    dv.setFloat64(187 + 16 * a, -1e6, true);
-  }
-  if (minor >= 4) dv.setBigUint64(247, BigInt(count), true);
+  const {
+    bytes,
+    view: dv,
+    headerSize,
+    recordLength,
+  } = emptyLas(format, count, extraBytes, [0.01, 0.01, 0.01], [1000, 2000, 3000], 1e6);
   const layout = pointFormatLayout(format);
   for (let i = 0; i < count; i++) {
     const p = headerSize + i * recordLength;

@@ -9,9 +9,10 @@ import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import { REAL_FILES } from '@nuage/fixtures/real-files.js';
 import { describe, expect, it } from 'vitest';
 import type { PointChunk } from '../core/chunk.js';
+import { DIMENSIONS, type DimensionName } from '../core/dimensions.js';
 import { memorySource, openFileSource } from './byte-source.js';
 import { openPointCloudBytes } from './index.js';
-import { POINT_FORMAT_SIZES } from './las-format.js';
+import { emptyLas } from './las-bytes.test-helper.js';
 import { type LasHeader, readLasHeader } from './las-header.js';
 import { readLazChunkTable } from './laz-chunk-table.js';
 import { decodeLazChunk } from './laz-decode.mjs';
@@ -21,26 +22,7 @@ import { WasmRecordDecoder } from './record-decoder-wasm.js';
 
 /** A LAS file of `count` records of `format` whose bytes are pseudo-random (every field value occurs). */
 function randomLas(format: number, count: number, extraBytes: number, seed: number): Uint8Array {
-  const minor = format >= 6 ? 4 : format >= 4 ? 3 : 2;
-  const headerSize = [227, 227, 227, 235, 375][minor]!;
-  const recordLength = POINT_FORMAT_SIZES[format]! + extraBytes;
-  const bytes = new Uint8Array(headerSize + count * recordLength);
-  const dv = new DataView(bytes.buffer);
-  bytes.set(new TextEncoder().encode('LASF'), 0);
-  bytes[24] = 1;
-  bytes[25] = minor;
-  dv.setUint16(94, headerSize, true);
-  dv.setUint32(96, headerSize, true);
-  bytes[104] = format;
-  dv.setUint16(105, recordLength, true);
-  if (format < 6) dv.setUint32(107, count, true);
-  for (let a = 0; a < 3; a++) {
-    dv.setFloat64(131 + 8 * a, [0.01, 0.001, 0.25][a]!, true);
-    dv.setFloat64(155 + 8 * a, [500000, -20, 7.5][a]!, true);
-    dv.setFloat64(179 + 16 * a, 1e12, true);
-    dv.setFloat64(187 + 16 * a, -1e12, true);
-  }
-  if (minor >= 4) dv.setBigUint64(247, BigInt(count), true);
+  const { bytes, headerSize } = emptyLas(format, count, extraBytes, [0.01, 0.001, 0.25], [500000, -20, 7.5]);
   let state = seed >>> 0 || 1;
   for (let p = headerSize; p < bytes.length; p++) {
     state ^= state << 13;
@@ -51,27 +33,7 @@ function randomLas(format: number, count: number, extraBytes: number, seed: numb
   return bytes;
 }
 
-const COLUMNS = [
-  'x',
-  'y',
-  'z',
-  'intensity',
-  'returnNumber',
-  'numberOfReturns',
-  'classification',
-  'classFlags',
-  'scannerChannel',
-  'scanDirection',
-  'edgeOfFlightLine',
-  'scanAngle',
-  'userData',
-  'pointSourceId',
-  'gpsTime',
-  'red',
-  'green',
-  'blue',
-  'nir',
-] as const;
+const COLUMNS = Object.keys(DIMENSIONS) as DimensionName[];
 
 /** Every column of a chunk, copied (a reused chunk is overwritten by the next one). */
 function snapshot(chunk: PointChunk): Record<string, number[]> {

@@ -1,4 +1,5 @@
 import type { PointChunk } from '../core/chunk.js';
+import { DIMENSIONS, type DimensionName } from '../core/dimensions.js';
 import type { ExtraBytesField, LasHeader } from './las-header.js';
 
 /** The header fields needed to turn raw point records into columns. */
@@ -232,27 +233,7 @@ export function columnBytes(count: number, layout: RecordLayout): number {
   return count * (8 * eightByte + 4 + 2 * twoByte + 7 + (extended ? 1 : 0));
 }
 
-const COLUMN_KEYS = [
-  'x',
-  'y',
-  'z',
-  'intensity',
-  'returnNumber',
-  'numberOfReturns',
-  'classification',
-  'classFlags',
-  'scannerChannel',
-  'scanDirection',
-  'edgeOfFlightLine',
-  'scanAngle',
-  'userData',
-  'pointSourceId',
-  'gpsTime',
-  'red',
-  'green',
-  'blue',
-  'nir',
-] as const;
+const COLUMN_KEYS = Object.keys(DIMENSIONS) as DimensionName[];
 
 /** Keeps the points whose index passes `keep`, compacting every column. */
 export function filterChunk(chunk: PointChunk, keep: (i: number) => boolean): PointChunk {
