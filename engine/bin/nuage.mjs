@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// The `nuage` command: registers tsx so the TypeScript sources run directly (no build step).
-import { register } from 'tsx/esm/api';
+// The `nuage` command: runs the TypeScript sources with no build step, as a
+// bundle cached by core/worker-bundle.mjs (rebuilt after any source edit;
+// through tsx when none can be built).
+import { importCompiled } from '../src/core/worker-bundle.mjs';
 
-register();
-const { runCli } = await import('../src/cli.ts');
+const {
+  modules: [{ runCli }],
+} = await importCompiled(import.meta.url, ['../src/cli.ts']);
 process.exitCode = await runCli(process.argv.slice(2));

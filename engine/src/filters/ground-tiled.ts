@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
+import { threadExecArgv } from '../core/worker-bundle.mjs';
 import type { GroundOptions } from './ground.filter.js';
 import { type GroundTileTask, runGroundTile } from './ground-tile.task.js';
 import type { NoiseOptions } from './noise.filter.js';
@@ -28,6 +29,7 @@ function workerPool(threads: number): Piscina {
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: 2000,
+      execArgv: threadExecArgv(),
     });
   }
   return pool;

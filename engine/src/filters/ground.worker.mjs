@@ -1,8 +1,10 @@
-// Worker thread of the tiled ground filter (see ground-tiled.ts): registers tsx
-// so the TypeScript filters run directly, then serves tiles.
-import { register } from 'tsx/esm/api';
+// Worker thread of the tiled ground filter (see ground-tiled.ts): loads the
+// TypeScript filters as plain JavaScript (core/worker-bundle.mjs, tsx when no
+// bundle can be built), then serves tiles.
+import { importCompiled } from '../core/worker-bundle.mjs';
 
-register();
-const { runGroundTile } = await import('./ground-tile.task.ts');
+const {
+  modules: [{ runGroundTile }],
+} = await importCompiled(import.meta.url, ['./ground-tile.task.ts']);
 
 export default runGroundTile;

@@ -24,7 +24,7 @@ export interface GroundAgreement {
   kappa: number;
 }
 
-/** True when a reference class takes part in the ground comparison. */
+/** True when a reference class takes part in the ground and building comparisons. */
 export function comparableReferenceClass(code: number): boolean {
   return code !== 7 && code !== 18 && code !== 12 && code < 64;
 }
@@ -63,5 +63,63 @@ export function groundAgreement(ground: Uint8Array, reference: Uint8Array, count
     typeIError: a + b > 0 ? b / (a + b) : 0,
     typeIIError: c + d > 0 ? c / (c + d) : 0,
     kappa: pe < 1 ? (po - pe) / (1 - pe) : 1,
+  };
+}
+
+/**
+ * Agreement of a building labelling with a reference (vendor) labelling,
+ * class 6 against class 6, over the same points as {@link groundAgreement}.
+ */
+export interface BuildingAgreement {
+  /** Points compared. */
+  compared: number;
+  /** Reference building points (class 6). */
+  referenceBuilding: number;
+  /** Building in both. */
+  buildingBoth: number;
+  /** Reference building points labelled otherwise. */
+  buildingMissed: number;
+  /** Points labelled building that the reference does not. */
+  falseBuilding: number;
+  /** buildingBoth / referenceBuilding (0 without reference buildings). */
+  recall: number;
+  /** buildingBoth / points labelled building (0 when none is). */
+  precision: number;
+  /** Harmonic mean of recall and precision. */
+  f1: number;
+}
+
+/**
+ * Compares `classification` (6 = building) against reference classes (6 = building).
+ *
+ * @example
+ * const { recall, precision } = buildingAgreement(result.classification, vendorClasses, count);
+ */
+export function buildingAgreement(classification: Uint8Array, reference: Uint8Array, count: number): BuildingAgreement {
+  let compared = 0;
+  let both = 0;
+  let missed = 0;
+  let falseBuilding = 0;
+  for (let i = 0; i < count; i++) {
+    const ref = reference[i]!;
+    if (!comparableReferenceClass(ref)) continue;
+    compared++;
+    const refBuilding = ref === 6;
+    const isBuilding = classification[i] === 6;
+    if (refBuilding && isBuilding) both++;
+    else if (refBuilding) missed++;
+    else if (isBuilding) falseBuilding++;
+  }
+  const recall = both + missed > 0 ? both / (both + missed) : 0;
+  const precision = both + falseBuilding > 0 ? both / (both + falseBuilding) : 0;
+  return {
+    compared,
+    referenceBuilding: both + missed,
+    buildingBoth: both,
+    buildingMissed: missed,
+    falseBuilding,
+    recall,
+    precision,
+    f1: recall + precision > 0 ? (2 * recall * precision) / (recall + precision) : 0,
   };
 }

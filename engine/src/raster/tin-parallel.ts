@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { threadExecArgv } from '../core/worker-bundle.mjs';
 import type { Raster } from './raster.js';
 import { rasterizeTin } from './tin.js';
 import type { TinBandTask } from './tin-band.task.js';
@@ -13,6 +14,7 @@ function workerPool(threads: number): Piscina {
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: 2000,
+      execArgv: threadExecArgv(),
     });
   }
   return pool;

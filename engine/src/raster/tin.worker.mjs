@@ -1,8 +1,10 @@
-// Worker thread of the banded TIN rasterizer (see tin-parallel.ts): registers
-// tsx so the TypeScript sources run directly, then serves bands.
-import { register } from 'tsx/esm/api';
+// Worker thread of the banded TIN rasterizer (see tin-parallel.ts): loads the
+// TypeScript sources as plain JavaScript (core/worker-bundle.mjs, tsx when no
+// bundle can be built), then serves bands.
+import { importCompiled } from '../core/worker-bundle.mjs';
 
-register();
-const { rasterizeTinBand } = await import('./tin-band.task.ts');
+const {
+  modules: [{ rasterizeTinBand }],
+} = await importCompiled(import.meta.url, ['./tin-band.task.ts']);
 
 export default rasterizeTinBand;

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { PointChunk } from '../core/chunk.js';
+import { threadExecArgv } from '../core/worker-bundle.mjs';
 import type { RecordLayout } from './record-decoder.js';
 
 interface Pending {
@@ -41,7 +42,7 @@ export class DecodePool {
 
   constructor(readonly size: number) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(new URL('./decode.worker.mjs', import.meta.url));
+      const worker = new Worker(new URL('./decode.worker.mjs', import.meta.url), { execArgv: threadExecArgv() });
       worker.unref();
       worker.on('message', (reply: { id: number; records?: ArrayBuffer; chunk?: PointChunk; error?: string }) => {
         const task = this.pending.get(reply.id);

@@ -1,14 +1,15 @@
 // Worker thread of decode-pool.ts: decodes LAZ chunks (lazjs or laz-perf) to
 // raw records or to columns, so the reading thread only receives transferred
-// typed arrays. laz-decode.mjs and record-decoder.ts are
-// TypeScript-loaded, so the TypeScript loader (tsx) is registered first, as
+// typed arrays. laz-decode.mjs and record-decoder.ts import TypeScript: they
+// are loaded as plain JavaScript, from a bundle cached by
+// core/worker-bundle.mjs (through tsx when none can be built), as
 // tiler.worker.mjs does.
 import { parentPort } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
+import { importCompiled } from '../core/worker-bundle.mjs';
 
-register();
-const { decodeLazChunk } = await import('./laz-decode.mjs');
-const { decodeRecords } = await import('./record-decoder.ts');
+const {
+  modules: [{ decodeLazChunk }, { decodeRecords }],
+} = await importCompiled(import.meta.url, ['./laz-decode.mjs', './record-decoder.ts']);
 
 /** Every typed-array buffer of a chunk (columns share buffers), to transfer rather than copy. */
 function buffersOf(chunk) {

@@ -82,7 +82,9 @@ export function extremesXY(x: Float64Array, y: Float64Array, n: number, out: Flo
  * gives each point its bucket id at `depth`, counting points per bucket.
  * Points outside the cube are clamped and counted; a non-finite point is
  * skipped (id 0, not counted). `out` receives the first such point (-1 if
- * none) and the number clamped.
+ * none) and the number clamped, written before the loop and in its rare
+ * branches: a store after the loop is code the loop's compiled version has
+ * never seen run, and it gave that code up at the end of each call.
  */
 export function quantizeToBuckets(
   x: Float64Array,
@@ -101,15 +103,15 @@ export function quantizeToBuckets(
   const my = min[1]!;
   const mz = min[2]!;
   const shift = 30 - depth;
-  let badPoint = -1;
-  let clamped = 0;
+  out[0] = -1;
+  out[1] = 0;
   for (let i = 0; i < n; i++) {
     const ex = x[i]!;
     const ny = y[i]!;
     const uz = z[i]!;
     // v - v is 0 for a finite v, NaN for NaN and ±Infinity.
     if (ex - ex !== 0 || ny - ny !== 0 || uz - uz !== 0) {
-      if (badPoint < 0) badPoint = i;
+      if (out[0]! < 0) out[0] = i;
       ids[i] = 0;
       continue;
     }
@@ -117,7 +119,7 @@ export function quantizeToBuckets(
     let b = Math.floor((ny - my) * invQ);
     let d = Math.floor((uz - mz) * invQ);
     if (a < 0 || b < 0 || d < 0 || a > quantMax || b > quantMax || d > quantMax) {
-      clamped++;
+      out[1]!++;
       a = a < 0 ? 0 : Math.min(a, quantMax);
       b = b < 0 ? 0 : Math.min(b, quantMax);
       d = d < 0 ? 0 : Math.min(d, quantMax);
@@ -129,8 +131,6 @@ export function quantizeToBuckets(
     ids[i] = id;
     idCounts[id]!++;
   }
-  out[0] = badPoint;
-  out[1] = clamped;
 }
 
 /** Adds the class codes of `n` points to a 256-bin histogram. */
@@ -177,4 +177,73 @@ export function scatter16(values: Uint16Array, places: Uint32Array, n: number, o
 /** `out[places[i]] = values[i]` for bytes. */
 export function scatter8(values: Uint8Array, places: Uint32Array, n: number, out: Uint8Array): void {
   for (let i = 0; i < n; i++) out[places[i]!] = values[i]!;
+}
+
+/**
+ * Columns of the points `indices` of a block for a tile content: their intensity, class, and
+ * position relative to the centre, rotated from local ENU to ECEF and written y-up (x, z, -y), as
+ * float32 triples. `frame` holds the centre
+ * as doubled quantised coordinates (cx2, cy2, cz2), half a quantum in metres, then the east, north
+ * and up unit vectors. The same operations, in the same order, as the exact formulation, so
+ * positions do not depend on how this loop is written.
+ */
+export function nodeColumns(
+  x: Int32Array,
+  y: Int32Array,
+  z: Int32Array,
+  pointIntensity: Uint16Array,
+  pointClass: Uint8Array,
+  indices: Uint32Array,
+  frame: Float64Array,
+  positions: Float32Array,
+  intensity: Uint16Array,
+  classification: Uint8Array,
+): void {
+  const cx2 = frame[0]!;
+  const cy2 = frame[1]!;
+  const cz2 = frame[2]!;
+  const hq = frame[3]!;
+  const e0 = frame[4]!;
+  const e1 = frame[5]!;
+  const e2 = frame[6]!;
+  const n0 = frame[7]!;
+  const n1 = frame[8]!;
+  const n2 = frame[9]!;
+  const u0 = frame[10]!;
+  const u1 = frame[11]!;
+  const u2 = frame[12]!;
+  const n = indices.length;
+  for (let j = 0, o = 0; j < n; j++, o += 3) {
+    const i = indices[j]!;
+    const dx = (2 * x[i]! - cx2) * hq;
+    const dy = (2 * y[i]! - cy2) * hq;
+    const dz = (2 * z[i]! - cz2) * hq;
+    positions[o] = e0 * dx + n0 * dy + u0 * dz;
+    positions[o + 1] = e2 * dx + n2 * dy + u2 * dz;
+    positions[o + 2] = -(e1 * dx + n1 * dy + u1 * dz);
+    intensity[j] = pointIntensity[i]!;
+    classification[j] = pointClass[i]!;
+  }
+}
+
+/** RGBA (opaque) of the points `indices`: each LAS channel shifted right by `shift` and capped at 255. */
+export function nodeColors(
+  red: Uint16Array,
+  green: Uint16Array,
+  blue: Uint16Array,
+  indices: Uint32Array,
+  shift: number,
+  rgba: Uint8Array,
+): void {
+  const n = indices.length;
+  for (let j = 0, o = 0; j < n; j++, o += 4) {
+    const i = indices[j]!;
+    const r = red[i]! >> shift;
+    const g = green[i]! >> shift;
+    const b = blue[i]! >> shift;
+    rgba[o] = r > 255 ? 255 : r;
+    rgba[o + 1] = g > 255 ? 255 : g;
+    rgba[o + 2] = b > 255 ? 255 : b;
+    rgba[o + 3] = 255;
+  }
 }

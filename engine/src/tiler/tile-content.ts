@@ -4,6 +4,7 @@ import { encodePointCloudGlb } from '../writers/3dtiles.writer.js';
 import { localToEcef } from './local-frame.js';
 import { indexedBounds, type NodeAddress, nodeKey, type OctreeSpace, quantum } from './octree.js';
 import type { PointBlock } from './point-block.js';
+import { nodeColors, nodeColumns } from './point-loops.js';
 
 /** How LAS colours map to 8 bits: `none` (no colour), `8bit` (values ≤ 255 as stored), `16bit` (high byte). */
 export type ColorMode = 'none' | '8bit' | '16bit';
@@ -24,6 +25,8 @@ const scratch = {
   intensity: new Uint16Array(0),
   classification: new Uint8Array(0),
   rgba: new Uint8Array(0),
+  /** Centre and rotation handed to {@link nodeColumns}. */
+  frame: new Float64Array(13),
 };
 
 /** Relative URI of a node's content inside the tileset folder. */
@@ -55,12 +58,6 @@ export function encodeNodeContent(
     space.min[1] + (cy2 / 2) * q,
     space.min[2] + (cz2 / 2) * q,
   );
-  // ENU → ECEF rotation, written y-up (x, z, -y); the same operations, in the same order, as the
-  // exact formulation, so positions do not depend on how this loop is written.
-  const { east: e, north: no, up: u } = space.frame;
-  const [e0, e1, e2] = e;
-  const [n0, n1, n2] = no;
-  const [u0, u1, u2] = u;
   // Scratch columns: the encoder copies them into the GLB, so they serve every node of this thread.
   if (scratch.size < n) {
     const size = Math.max(n, scratch.size * 2);
@@ -73,36 +70,21 @@ export function encodeNodeContent(
   const positions = scratch.positions.subarray(0, n * 3);
   const intensity = scratch.intensity.subarray(0, n);
   const classification = scratch.classification.subarray(0, n);
+  const { east, north, up } = space.frame;
+  const frame = scratch.frame;
+  frame[0] = cx2;
+  frame[1] = cy2;
+  frame[2] = cz2;
+  frame[3] = q / 2;
+  frame.set(east, 4);
+  frame.set(north, 7);
+  frame.set(up, 10);
   const { x, y, z } = points;
-  const pointIntensity = points.intensity;
-  const pointClass = points.classification;
-  const hq = q / 2;
-  for (let j = 0, o = 0; j < n; j++, o += 3) {
-    const i = indices[j]!;
-    const dx = (2 * x[i]! - cx2) * hq;
-    const dy = (2 * y[i]! - cy2) * hq;
-    const dz = (2 * z[i]! - cz2) * hq;
-    positions[o] = e0 * dx + n0 * dy + u0 * dz;
-    positions[o + 1] = e2 * dx + n2 * dy + u2 * dz;
-    positions[o + 2] = -(e1 * dx + n1 * dy + u1 * dz);
-    intensity[j] = pointIntensity[i]!;
-    classification[j] = pointClass[i]!;
-  }
+  nodeColumns(x, y, z, points.intensity, points.classification, indices, frame, positions, intensity, classification);
   let rgba: Uint8Array | undefined;
   if (color !== 'none') {
     rgba = scratch.rgba.subarray(0, n * 4);
-    const shift = color === '16bit' ? 8 : 0;
-    const { red, green, blue } = points;
-    for (let j = 0, o = 0; j < n; j++, o += 4) {
-      const i = indices[j]!;
-      const r = red[i]! >> shift;
-      const g = green[i]! >> shift;
-      const bl = blue[i]! >> shift;
-      rgba[o] = r > 255 ? 255 : r;
-      rgba[o + 1] = g > 255 ? 255 : g;
-      rgba[o + 2] = bl > 255 ? 255 : bl;
-      rgba[o + 3] = 255;
-    }
+    nodeColors(points.red, points.green, points.blue, indices, color === '16bit' ? 8 : 0, rgba);
   }
   // One object shape whether or not there is colour: the encoder's hot code then sees one kind of argument.
   return encodePointCloudGlb({

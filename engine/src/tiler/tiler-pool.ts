@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '../core/errors.js';
+import { threadExecArgv } from '../core/worker-bundle.mjs';
 import type { TilerReply, TilerTask } from './tiler-protocol.js';
 import { runTilerTask } from './tiler-tasks.js';
 
@@ -28,7 +29,7 @@ export class TilerPool {
 
   constructor(readonly size: number) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(new URL('./tiler.worker.mjs', import.meta.url));
+      const worker = new Worker(new URL('./tiler.worker.mjs', import.meta.url), { execArgv: threadExecArgv() });
       this.threadIds.push(worker.threadId);
       worker.on('message', (m: { id: number; reply?: TilerReply; error?: { message: string; code?: string } }) => {
         const job = this.running.get(m.id);

@@ -264,7 +264,9 @@ export async function tileInput(
     const counts = new Float64Array(bucketCount);
     // Disk: which threads wrote a file for each bucket. Memory: each bucket's parts (shared memory).
     const threads = new Map<number, Set<number>>();
-    const parts = new Map<number, PointBlock[]>();
+    // Each part keeps the read offset of its chunk: parts are built in input order, not in the order
+    // the threads finished them, so the same input gives the same tileset.
+    const parts = new Map<number, { offset: number; block: PointBlock }[]>();
     const classHistogram = new Float64Array(256);
     let maxColor = 0;
     let read = 0;
@@ -299,7 +301,7 @@ export async function tileInput(
         counts[id]! += n;
         if (reply.block) {
           const list = parts.get(id) ?? [];
-          list.push(blockRange(reply.block, at, at + n));
+          list.push({ offset, block: blockRange(reply.block, at, at + n) });
           parts.set(id, list);
           at += n;
         } else {
@@ -465,7 +467,8 @@ export async function tileInput(
     for (const id of [...(memory ? parts.keys() : threads.keys())].sort((p, q) => counts[q]! - counts[p]!)) {
       const a = bucketAddress(id, depth);
       const files = [...(threads.get(id) ?? [])].map((t) => bucketFile(tmp, id, t));
-      const build = buildBucket(a, files, parts.get(id) ?? [], counts[id]!);
+      const inOrder = (parts.get(id) ?? []).sort((p, q) => p.offset - q.offset).map((p) => p.block);
+      const build = buildBucket(a, files, inOrder, counts[id]!);
       build.catch(() => {}); // awaited by solve; a failure must not go unhandled meanwhile
       builds.set(id, build);
     }

@@ -1,5 +1,6 @@
-// Worker thread entry of the tiler: registers the TypeScript loader (tsx), then runs tiler.worker.ts.
-import { register } from 'tsx/esm/api';
+// Worker thread entry of the tiler: runs tiler.worker.ts as plain JavaScript,
+// from a bundle cached by core/worker-bundle.mjs (through tsx when none can
+// be built), so that a fresh thread does not transpile TypeScript.
+import { importCompiled } from '../core/worker-bundle.mjs';
 
-register();
-await import('./tiler.worker.ts');
+await importCompiled(import.meta.url, ['./tiler.worker.ts']);

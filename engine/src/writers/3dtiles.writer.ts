@@ -73,34 +73,20 @@ export function encodePointCloudGlb(content: PointContent): Uint8Array {
   const views: View[] = [];
   let at = 0;
   const p = content.positions;
-  const min = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
-  const max = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < 3; k++) {
-      const v = p[i * 3 + k]!;
-      if (v < min[k]!) min[k] = v;
-      if (v > max[k]!) max[k] = v;
-    }
-  }
+  const bounds = new Float64Array(6);
+  positionBounds(p, n, bounds);
+  const min = [bounds[0]!, bounds[1]!, bounds[2]!];
+  const max = [bounds[3]!, bounds[4]!, bounds[5]!];
   // Quantised: q = round(v / scale * 32767) with scale = the largest |v| per axis (node scale undoes it).
   const scale = [1, 1, 1];
   if (quantize) {
     for (let k = 0; k < 3; k++) scale[k] = Math.max(Math.abs(min[k]!), Math.abs(max[k]!), 1e-6);
     const q16 = new Int16Array(bin.buffer, at, n * 4);
-    const qmin = [32767, 32767, 32767];
-    const qmax = [-32767, -32767, -32767];
-    for (let i = 0; i < n; i++) {
-      for (let k = 0; k < 3; k++) {
-        const v = Math.max(-32767, Math.min(32767, Math.round((p[i * 3 + k]! / scale[k]!) * 32767)));
-        q16[i * 4 + k] = v;
-        if (v < qmin[k]!) qmin[k] = v;
-        if (v > qmax[k]!) qmax[k] = v;
-      }
-    }
     // glTF: min/max of an integer accessor are the stored integers, even when normalised.
+    quantizePositions(p, n, scale[0]!, scale[1]!, scale[2]!, q16, bounds);
     for (let k = 0; k < 3; k++) {
-      min[k] = qmin[k]!;
-      max[k] = qmax[k]!;
+      min[k] = bounds[k]!;
+      max[k] = bounds[3 + k]!;
     }
     views.push({ byteOffset: at, byteLength: posBytes, byteStride: 8 });
   } else {
@@ -114,13 +100,10 @@ export function encodePointCloudGlb(content: PointContent): Uint8Array {
     at += colBytes;
   }
   // Little-endian hosts only (every platform Node supports): a 2-element stride gives the 4-byte vertex stride.
-  const intView = new Uint16Array(bin.buffer, at, n * 2);
-  const intensity = content.intensity;
-  for (let i = 0; i < n; i++) intView[i * 2] = intensity[i]!;
+  spread16(content.intensity, n, new Uint16Array(bin.buffer, at, n * 2));
   views.push({ byteOffset: at, byteLength: intBytes, byteStride: 4 });
   at += intBytes;
-  const classification = content.classification;
-  for (let i = 0; i < n; i++) bin[at + i * 4] = classification[i]!;
+  spread8(content.classification, n, new Uint8Array(bin.buffer, at, clsBytes));
   views.push({ byteOffset: at, byteLength: clsBytes, byteStride: 4 });
 
   const accessors: Record<string, unknown>[] = [
@@ -194,6 +177,92 @@ export function encodePointCloudGlb(content: PointContent): Uint8Array {
     buffers: [{ byteLength: binLength }],
   };
   return packGlb(gltf, bin);
+}
+
+// The per-point loops of the encoder, one loop per function (as in tiler/point-loops.ts): V8 compiles
+// a long function while its first loop runs, before the code after that loop has ever run, and that
+// compiled code then gave up at each later loop of every call (13 bailouts in a first tiling of
+// wires.laz). Results go into typed arrays they are given, written before or inside the loop.
+
+/**
+ * Smallest and largest of each coordinate of `n` xyz triples: `out` = [minX, minY, minZ, maxX,
+ * maxY, maxZ] (±Infinity left where every value is NaN).
+ */
+function positionBounds(p: Float32Array, n: number, out: Float64Array): void {
+  let x0 = Number.POSITIVE_INFINITY;
+  let y0 = Number.POSITIVE_INFINITY;
+  let z0 = Number.POSITIVE_INFINITY;
+  let x1 = Number.NEGATIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  let z1 = Number.NEGATIVE_INFINITY;
+  out[0] = x0;
+  out[1] = y0;
+  out[2] = z0;
+  out[3] = x1;
+  out[4] = y1;
+  out[5] = z1;
+  for (let i = 0, o = 0; i < n; i++, o += 3) {
+    const x = p[o]!;
+    const y = p[o + 1]!;
+    const z = p[o + 2]!;
+    if (x < x0) out[0] = x0 = x;
+    if (x > x1) out[3] = x1 = x;
+    if (y < y0) out[1] = y0 = y;
+    if (y > y1) out[4] = y1 = y;
+    if (z < z0) out[2] = z0 = z;
+    if (z > z1) out[5] = z1 = z;
+  }
+}
+
+/**
+ * int16 positions, `round(v / scale * 32767)` clamped to ±32767, at a stride of 4 (8 bytes a point);
+ * `out` = the smallest and largest stored value of each axis, as {@link positionBounds}.
+ */
+function quantizePositions(
+  p: Float32Array,
+  n: number,
+  sx: number,
+  sy: number,
+  sz: number,
+  q16: Int16Array,
+  out: Float64Array,
+): void {
+  let x0 = 32767;
+  let y0 = 32767;
+  let z0 = 32767;
+  let x1 = -32767;
+  let y1 = -32767;
+  let z1 = -32767;
+  out[0] = x0;
+  out[1] = y0;
+  out[2] = z0;
+  out[3] = x1;
+  out[4] = y1;
+  out[5] = z1;
+  for (let i = 0, o = 0, q = 0; i < n; i++, o += 3, q += 4) {
+    const x = Math.max(-32767, Math.min(32767, Math.round((p[o]! / sx) * 32767)));
+    const y = Math.max(-32767, Math.min(32767, Math.round((p[o + 1]! / sy) * 32767)));
+    const z = Math.max(-32767, Math.min(32767, Math.round((p[o + 2]! / sz) * 32767)));
+    q16[q] = x;
+    q16[q + 1] = y;
+    q16[q + 2] = z;
+    if (x < x0) out[0] = x0 = x;
+    if (x > x1) out[3] = x1 = x;
+    if (y < y0) out[1] = y0 = y;
+    if (y > y1) out[4] = y1 = y;
+    if (z < z0) out[2] = z0 = z;
+    if (z > z1) out[5] = z1 = z;
+  }
+}
+
+/** `out[2 i] = values[i]`: 16-bit values at a 4-byte stride. */
+function spread16(values: Uint16Array, n: number, out: Uint16Array): void {
+  for (let i = 0; i < n; i++) out[i * 2] = values[i]!;
+}
+
+/** `out[4 i] = values[i]`: bytes at a 4-byte stride. */
+function spread8(values: Uint8Array, n: number, out: Uint8Array): void {
+  for (let i = 0; i < n; i++) out[i * 4] = values[i]!;
 }
 
 /** Wraps a glTF JSON and its binary buffer in a GLB container (chunks padded to 4 bytes). */

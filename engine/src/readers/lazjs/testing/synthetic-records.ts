@@ -3,17 +3,10 @@
 // changed and unchanged fields, GPS time sequences that repeat, scale,
 // reverse, jump and switch back, grey and coloured RGB, extra bytes.
 
+import { mulberry32 } from '@nuage/fixtures/synthetic/random.js';
+
 /** Deterministic 32-bit PRNG (mulberry32): the same seed gives the same records. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = mulberry32;
 
 /** `count` records of `pointFormat` (0-3), `recordLength` bytes each (extra bytes beyond the format's size). */
 export function syntheticRecords(pointFormat: number, recordLength: number, count: number, seed: number): Uint8Array {

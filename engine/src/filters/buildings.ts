@@ -1,0 +1,716 @@
+import type { PointChunk } from '../core/chunk.js';
+import { smallestEigen } from './buildings-plane.js';
+import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
+
+/** Building options, already validated (see `classifyOptionsSchema`). Lengths in metres. */
+export interface BuildingOptions {
+  /** Lowest roof above ground. */
+  minHeight: number;
+  /** Smallest roof area kept as a building, square metres. */
+  minArea: number;
+  /**
+   * Largest RMS distance of a roof seed's neighbourhood to its fitted plane;
+   * points join a roof face within twice this distance of the face's plane.
+   */
+  roofPlanarity: number;
+  /** Horizontal CRS unit in metres. */
+  unitToMetre: number;
+  /** Vertical unit in metres. */
+  verticalUnitToMetre: number;
+}
+
+// Fixed for every density (measured on the AHN3, IGN, fusa, Williams and
+// Nebraska vendor buildings, and on the wires.laz forest for false ones).
+/** Points a plane fit expects at the local density; sets the neighbourhood radius. */
+const FIT_NEIGHBOURS = 16;
+/** Neighbourhood radius bounds, metres: wider ones straddle roof ridges. */
+const MIN_RADIUS_M = 0.5;
+const MAX_RADIUS_M = 3;
+/** Below this many neighbours a point is fitted again over a 1.3× wider radius (sparse clouds). */
+const SPARSE_NEIGHBOURS = 6;
+const SPARSE_RADIUS_FACTOR = 1.3;
+/**
+ * Sparse clouds (the radius at `MAX_RADIUS_M` holds too few points, so a
+ * neighbourhood straddles ridges and eaves): a rough fit over at most
+ * `ROBUST_MAX_POINTS` points of a single return is fitted again on the plane
+ * through the point and two single-return neighbours that holds most of them
+ * within `roofPlanarity` — at least `ROBUST_INLIERS` of them, with at most
+ * `ROBUST_MAX_MULTI` of the neighbourhood from pulses of many returns
+ * (foliage). Measured on the IGN file (0.2–0.4 points/m²).
+ */
+const ROBUST_MAX_POINTS = 12;
+const ROBUST_INLIERS = 0.6;
+const ROBUST_MAX_MULTI = 0.25;
+/** Fewest points of a plane fit, and of a seed's. */
+const MIN_FIT_POINTS = 5;
+const MIN_SEED_POINTS = 6;
+/** A smooth point joins a face only when its normal is within this angle of the face's. */
+const NORMAL_ANGLE_DEG = 20;
+/** A face seeded above `minHeight` may reach this far below it (eaves), metres. */
+const EAVES_M = 0.5;
+/**
+ * A rough point (ridge, edge, too few neighbours) that lies within this share
+ * of the distance tolerance, and whose neighbours lie at least `CARRY_INLIERS`
+ * on the face's plane, carries the growth on (last or single returns only).
+ */
+const CARRY_SHARE = 0.25;
+const CARRY_INLIERS = 0.5;
+/**
+ * Vegetation test of a face: neighbours just off its plane (within 3× the
+ * tolerance) per neighbour on it. A roof occludes what lies under it; a slab
+ * cut through foliage has as many points beside it as in it.
+ */
+const NEAR_BAND = 3;
+const MAX_NEAR_RATIO = 0.5;
+/** Largest share of first-of-many returns in a face (foliage lets later returns through). */
+const MAX_NON_LAST = 0.5;
+/** Smallest face kept: points and square metres. */
+const MIN_FACE_POINTS = 5;
+const MIN_FACE_AREA_M2 = 3;
+/** Steeper faces are walls: part of a building next to a roof, never one by themselves. */
+const WALL_SLOPE_DEG = 75;
+/** A grid cell is roof when accepted faces hold this share of its points above `minHeight`. */
+const ROOF_CELL_SHARE = 0.3;
+/** Other points of a building cell join it up to this height above its highest face point, metres (not overhanging branches). */
+const FILL_ABOVE_M = 0.5;
+
+/**
+ * Buildings (class 6): roof faces grown from the most planar points, grouped
+ * into buildings of at least `minArea`.
+ *
+ * 1. Candidates are non-ground, non-noise points at least `minHeight` above
+ *    ground (`EAVES_M` less for points joining a face).
+ * 2. Every candidate gets a plane fit (orthogonal RMS and normal) over its
+ *    neighbours within a radius that holds ~16 points at the cloud's density;
+ *    in sparse clouds, a rough single return takes the plane through it that
+ *    most of its single-return neighbours lie on (ridges, eaves).
+ * 3. Faces grow from seeds (last or single returns with RMS below
+ *    `roofPlanarity`, most planar first) to neighbours within
+ *    2 × `roofPlanarity` of the face's plane (refitted as it grows) whose
+ *    normal agrees; rough points on the plane (ridges, edges) join it too.
+ * 4. Faces that look like foliage (many points just off the plane, many
+ *    first-of-many returns) or are tiny are dropped; near-vertical ones are walls.
+ * 5. Grid cells dominated by faces, connected, with at least `minArea` of
+ *    roof, are buildings: their face points and their other points up to
+ *    `FILL_ABOVE_M` over the faces (roof edges, chimneys; not branches).
+ *
+ * @example
+ * const building = findBuildings(cloud, ground, noise, hag, { minHeight: 2.5, minArea: 20, roofPlanarity: 0.1, unitToMetre: 1, verticalUnitToMetre: 1 });
+ */
+export function findBuildings(
+  cloud: PointChunk,
+  ground: Uint8Array,
+  noise: Uint8Array,
+  hag: Float32Array,
+  o: BuildingOptions,
+): Uint8Array {
+  const { x, y, z, count } = cloud;
+  const out = new Uint8Array(count);
+  const hu = o.unitToMetre;
+  const vu = o.verticalUnitToMetre;
+  const minH = o.minHeight / vu;
+  const lowH = Math.max(0, o.minHeight - EAVES_M) / vu;
+  const candidate = (i: number) => ground[i] === 0 && noise[i] === 0 && hag[i]! >= lowH;
+  let candidates = 0;
+  for (let i = 0; i < count; i++) if (candidate(i)) candidates++;
+  if (candidates < 10) return out;
+
+  const b = extent(x, y, count);
+  const density = medianDensity(x, y, count, b, Math.max(2 / hu, 3 * meanSpacing(b, count)));
+  const radius = Math.min(
+    MAX_RADIUS_M / hu,
+    Math.max(MIN_RADIUS_M / hu, Math.sqrt(FIT_NEIGHBOURS / (Math.PI * density))),
+  );
+  const grid = buildPointGrid(x, y, count, radius, candidate, b);
+  // Candidates copied in grid order ("slots"): a row of cells is one contiguous range.
+  const m = grid.index.length;
+  const s: Slots = {
+    x: new Float64Array(m),
+    y: new Float64Array(m),
+    z: new Float64Array(m),
+    cell: new Int32Array(m),
+    roofHigh: new Uint8Array(m),
+    last: new Uint8Array(m),
+    single: new Uint8Array(m),
+    count: m,
+    grid,
+    radius,
+  };
+  const zScale = vu / hu;
+  const rn = cloud.returnNumber;
+  const nr = cloud.numberOfReturns;
+  for (let k = 0; k < grid.cols * grid.rows; k++) {
+    for (let q = grid.start[k]!; q < grid.start[k + 1]!; q++) {
+      const i = grid.index[q]!;
+      s.x[q] = x[i]! - b.minX;
+      s.y[q] = y[i]! - b.minY;
+      s.z[q] = z[i]! * zScale;
+      s.cell[q] = k;
+      s.roofHigh[q] = hag[i]! >= minH ? 1 : 0;
+      s.last[q] = !rn || !nr || rn[i]! >= nr[i]! ? 1 : 0;
+      s.single[q] = !nr || nr[i]! <= 1 ? 1 : 0;
+    }
+  }
+  const fit = fitPlanes(s, 1 / hu, o.roofPlanarity / hu);
+  // Face areas counted in cells of about one point spacing (at least 0.5 m).
+  const footprintCell = Math.max(0.5 / hu, 1 / Math.sqrt(density));
+  const minFootprint = Math.ceil(MIN_FACE_AREA_M2 / (hu * hu) / (footprintCell * footprintCell));
+  const faces = growFaces(s, fit, o.roofPlanarity / hu, 1 / hu, footprintCell, minFootprint);
+  const accepted = acceptFaces(faces, minFootprint);
+  const building = buildingSlots(s, faces.face, accepted, o.minArea / (hu * hu), FILL_ABOVE_M / hu);
+  for (let q = 0; q < m; q++) if (building[q]) out[grid.index[q]!] = 1;
+  return out;
+}
+
+/** Candidates in grid order, coordinates relative to the grid origin, z in horizontal units. */
+interface Slots {
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+  /** Grid cell of each slot. */
+  cell: Int32Array;
+  /** 1 when at least `minHeight` above ground (below: only eaves of a face). */
+  roofHigh: Uint8Array;
+  /** 1 for the last or single return of its pulse (or without return numbers). */
+  last: Uint8Array;
+  /** 1 for the single return of its pulse (or without return numbers). */
+  single: Uint8Array;
+  count: number;
+  grid: ReturnType<typeof buildPointGrid>;
+  radius: number;
+}
+
+/** Per-slot plane fit: radius used, orthogonal RMS (-1 without a fit), unit normal. */
+interface PlaneFits {
+  radius: Float32Array;
+  rms: Float32Array;
+  /** 1 when the fit had enough points to seed a face. */
+  seedable: Uint8Array;
+  nx: Float32Array;
+  ny: Float32Array;
+  nz: Float32Array;
+}
+
+/** Median points per square CRS unit over the occupied cells of a `cell`-sized grid. */
+function medianDensity(
+  x: Float64Array,
+  y: Float64Array,
+  count: number,
+  b: { minX: number; minY: number; maxX: number; maxY: number },
+  cell: number,
+): number {
+  const cols = Math.floor((b.maxX - b.minX) / cell) + 1;
+  const rows = Math.floor((b.maxY - b.minY) / cell) + 1;
+  const counts = new Int32Array(cols * rows);
+  for (let i = 0; i < count; i++) {
+    counts[Math.floor((y[i]! - b.minY) / cell) * cols + Math.floor((x[i]! - b.minX) / cell)]!++;
+  }
+  let occupied = 0;
+  for (let k = 0; k < counts.length; k++) if (counts[k]! > 0) counts[occupied++] = counts[k]!;
+  const sorted = counts.subarray(0, occupied).sort();
+  return Math.max(1, sorted[occupied >> 1]!) / (cell * cell);
+}
+
+/**
+ * Least-squares plane of every slot's neighbourhood: within its radius and
+ * ±max(1 m, 1.2 × radius) in z (`metre`: one metre in CRS units). Small rough
+ * neighbourhoods get the robust fit of `robustFit` when it is planar.
+ */
+function fitPlanes(s: Slots, metre: number, planarity: number): PlaneFits {
+  const { x, y, z, cell, count, radius } = s;
+  const { cols, rows, start } = s.grid;
+  const fits: PlaneFits = {
+    radius: new Float32Array(count),
+    rms: new Float32Array(count).fill(-1),
+    seedable: new Uint8Array(count),
+    nx: new Float32Array(count),
+    ny: new Float32Array(count),
+    nz: new Float32Array(count),
+  };
+  const normal = new Float64Array(3);
+  const near = new Float64Array(3 * ROBUST_MAX_POINTS);
+  const maxRadius = MAX_RADIUS_M * metre * (1 - 1e-9);
+  for (let q = 0; q < count; q++) {
+    const k = cell[q]!;
+    const row = (k / cols) | 0;
+    const col = k - row * cols;
+    const xq = x[q]!;
+    const yq = y[q]!;
+    const zq = z[q]!;
+    let r = radius;
+    let rings = 1;
+    for (;;) {
+      const r2 = r * r;
+      const zWindow = Math.max(metre, 1.2 * r);
+      let n = 0;
+      let sx = 0;
+      let sy = 0;
+      let sz = 0;
+      let sxx = 0;
+      let syy = 0;
+      let szz = 0;
+      let sxy = 0;
+      let sxz = 0;
+      let syz = 0;
+      const c0 = col - rings < 0 ? 0 : col - rings;
+      const c1 = col + rings >= cols ? cols - 1 : col + rings;
+      const r1 = row + rings >= rows ? rows - 1 : row + rings;
+      for (let rr = row - rings < 0 ? 0 : row - rings; rr <= r1; rr++) {
+        const end = start[rr * cols + c1 + 1]!;
+        for (let p = start[rr * cols + c0]!; p < end; p++) {
+          const dz = z[p]! - zq;
+          if (dz > zWindow || dz < -zWindow) continue;
+          const dx = x[p]! - xq;
+          const dy = y[p]! - yq;
+          if (dx * dx + dy * dy > r2) continue;
+          n++;
+          sx += dx;
+          sy += dy;
+          sz += dz;
+          sxx += dx * dx;
+          syy += dy * dy;
+          szz += dz * dz;
+          sxy += dx * dy;
+          sxz += dx * dz;
+          syz += dy * dz;
+        }
+      }
+      if (n < SPARSE_NEIGHBOURS && rings === 1) {
+        r = radius * SPARSE_RADIUS_FACTOR;
+        rings = 2;
+        continue;
+      }
+      fits.radius[q] = r;
+      if (n >= MIN_FIT_POINTS) {
+        const mx = sx / n;
+        const my = sy / n;
+        const mz = sz / n;
+        const variance = smallestEigen(
+          sxx / n - mx * mx,
+          sxy / n - mx * my,
+          sxz / n - mx * mz,
+          syy / n - my * my,
+          syz / n - my * mz,
+          szz / n - mz * mz,
+          normal,
+        );
+        fits.rms[q] = Math.sqrt(variance);
+        fits.nx[q] = normal[0]!;
+        fits.ny[q] = normal[1]!;
+        fits.nz[q] = normal[2]!;
+        fits.seedable[q] = n >= MIN_SEED_POINTS ? 1 : 0;
+        if (
+          fits.rms[q]! >= planarity &&
+          n >= MIN_SEED_POINTS &&
+          n <= ROBUST_MAX_POINTS &&
+          r >= maxRadius &&
+          s.single[q]
+        ) {
+          // The same neighbours again, relative to the point.
+          let m = 0;
+          let multi = 0;
+          for (let rr = row - rings < 0 ? 0 : row - rings; rr <= r1; rr++) {
+            const end = start[rr * cols + c1 + 1]!;
+            for (let p = start[rr * cols + c0]!; p < end; p++) {
+              if (p === q) continue;
+              const dz = z[p]! - zq;
+              if (dz > zWindow || dz < -zWindow) continue;
+              const dx = x[p]! - xq;
+              const dy = y[p]! - yq;
+              if (dx * dx + dy * dy > r2) continue;
+              if (!s.single[p]) {
+                multi++;
+                continue;
+              }
+              near[m++] = dx;
+              near[m++] = dy;
+              near[m++] = dz;
+            }
+          }
+          const v = multi > ROBUST_MAX_MULTI * n ? -1 : robustFit(near, m / 3, planarity, normal);
+          if (v >= 0) {
+            fits.rms[q] = Math.sqrt(v);
+            fits.nx[q] = normal[0]!;
+            fits.ny[q] = normal[1]!;
+            fits.nz[q] = normal[2]!;
+          }
+        }
+      }
+      break;
+    }
+  }
+  return fits;
+}
+
+/**
+ * Plane through the origin (the fitted point) and two of its `n` neighbours
+ * (`near`: x, y, z relative to it) with most neighbours within `planarity`;
+ * when it holds `MIN_SEED_POINTS` with the point, the least-squares plane of
+ * those: its variance (-1 when none qualifies or it is not below
+ * `planarity`²) and upward unit normal in `normal`.
+ */
+function robustFit(near: Float64Array, n: number, planarity: number, normal: Float64Array): number {
+  let best = 0;
+  let bx = 0;
+  let by = 0;
+  let bz = 0;
+  for (let a = 0; a < n; a++) {
+    const ax = near[3 * a]!;
+    const ay = near[3 * a + 1]!;
+    const az = near[3 * a + 2]!;
+    const la = ax * ax + ay * ay + az * az;
+    for (let b = a + 1; b < n; b++) {
+      const cx = near[3 * b]!;
+      const cy = near[3 * b + 1]!;
+      const cz = near[3 * b + 2]!;
+      const ux = ay * cz - az * cy;
+      const uy = az * cx - ax * cz;
+      const uz = ax * cy - ay * cx;
+      const uu = ux * ux + uy * uy + uz * uz;
+      // Nearly collinear with the point (under ~6°): no plane.
+      if (uu < 0.01 * la * (cx * cx + cy * cy + cz * cz)) continue;
+      const inv = 1 / Math.sqrt(uu);
+      let inliers = 0;
+      for (let j = 0; j < n; j++) {
+        const d = (ux * near[3 * j]! + uy * near[3 * j + 1]! + uz * near[3 * j + 2]!) * inv;
+        if (d <= planarity && d >= -planarity) inliers++;
+      }
+      if (inliers > best) {
+        best = inliers;
+        bx = ux * inv;
+        by = uy * inv;
+        bz = uz * inv;
+      }
+    }
+  }
+  if (best + 1 < MIN_SEED_POINTS || best < ROBUST_INLIERS * n) return -1;
+  let c = 1;
+  let sx = 0;
+  let sy = 0;
+  let sz = 0;
+  let sxx = 0;
+  let syy = 0;
+  let szz = 0;
+  let sxy = 0;
+  let sxz = 0;
+  let syz = 0;
+  for (let j = 0; j < n; j++) {
+    const dx = near[3 * j]!;
+    const dy = near[3 * j + 1]!;
+    const dz = near[3 * j + 2]!;
+    const d = bx * dx + by * dy + bz * dz;
+    if (d > planarity || d < -planarity) continue;
+    c++;
+    sx += dx;
+    sy += dy;
+    sz += dz;
+    sxx += dx * dx;
+    syy += dy * dy;
+    szz += dz * dz;
+    sxy += dx * dy;
+    sxz += dx * dz;
+    syz += dy * dz;
+  }
+  const mx = sx / c;
+  const my = sy / c;
+  const mz = sz / c;
+  const v = smallestEigen(
+    sxx / c - mx * mx,
+    sxy / c - mx * my,
+    sxz / c - mx * mz,
+    syy / c - my * my,
+    syz / c - my * mz,
+    szz / c - mz * mz,
+    normal,
+  );
+  return v < planarity * planarity ? v : -1;
+}
+
+/** Roof faces: face index of every slot (-1 for none) and per-face figures. */
+interface Faces {
+  face: Int32Array;
+  count: number;
+  size: Int32Array;
+  nonLast: Int32Array;
+  /** Cells of a `footprintCell` grid the face touches (up to what the smallest face needs). */
+  footprint: Int32Array;
+  /** |z| of the face's normal (1 flat, 0 vertical). */
+  normalZ: Float64Array;
+  /** Neighbours within the tolerance band and within the band just outside it, as scanned. */
+  inBand: Float64Array;
+  nearBand: Float64Array;
+}
+
+/**
+ * Region growing from the most planar seeds (RMS below `planarity`, in
+ * horizontal units): neighbours within 2 × `planarity` of the face's plane
+ * join it; smooth ones carry the growth when their normal agrees, rough ones
+ * when they sit on the plane among neighbours that mostly do too.
+ */
+function growFaces(
+  s: Slots,
+  fit: PlaneFits,
+  planarity: number,
+  metre: number,
+  footprintCell: number,
+  footprintCells: number,
+): Faces {
+  const { x, y, z, cell, last, count, radius } = s;
+  const { cols, rows, start } = s.grid;
+  const { rms } = fit;
+  const tolerance = 2 * planarity;
+  const carry = CARRY_SHARE * tolerance;
+  const near = NEAR_BAND * tolerance;
+  const cosAngle = Math.cos((NORMAL_ANGLE_DEG * Math.PI) / 180);
+  // Seeds by increasing RMS: a counting sort over 256 RMS bins.
+  const bins = 256;
+  const binOf = (v: number) => Math.min(bins - 1, Math.floor((v / planarity) * bins));
+  const binStart = new Int32Array(bins + 1);
+  let seedCount = 0;
+  for (let q = 0; q < count; q++) {
+    const v = rms[q]!;
+    if (v >= 0 && v < planarity && last[q] && s.roofHigh[q] && fit.seedable[q]) {
+      binStart[binOf(v) + 1]!++;
+      seedCount++;
+    }
+  }
+  for (let k = 0; k < bins; k++) binStart[k + 1]! += binStart[k]!;
+  const seeds = new Int32Array(seedCount);
+  const fill = binStart.slice(0, bins);
+  for (let q = 0; q < count; q++) {
+    const v = rms[q]!;
+    if (v >= 0 && v < planarity && last[q] && s.roofHigh[q] && fit.seedable[q]) seeds[fill[binOf(v)]!++] = q;
+  }
+
+  const faces: Faces = {
+    face: new Int32Array(count).fill(-1),
+    count: 0,
+    size: new Int32Array(seedCount),
+    nonLast: new Int32Array(seedCount),
+    footprint: new Int32Array(seedCount),
+    normalZ: new Float64Array(seedCount),
+    inBand: new Float64Array(seedCount),
+    nearBand: new Float64Array(seedCount),
+  };
+  const face = faces.face;
+  const stack = new Int32Array(count);
+  const normal = new Float64Array(3);
+  const touched = new Set<number>();
+  const footprintCols = Math.floor((s.grid.cols * radius) / footprintCell) + 1;
+  for (let si = 0; si < seedCount; si++) {
+    const seed = seeds[si]!;
+    if (face[seed] !== -1) continue;
+    const id = faces.count++;
+    // Sums relative to the seed; the plane is n·(p - seed) = w.
+    const ox = x[seed]!;
+    const oy = y[seed]!;
+    const oz = z[seed]!;
+    let nx = fit.nx[seed]!;
+    let ny = fit.ny[seed]!;
+    let nz = fit.nz[seed]!;
+    let w = 0;
+    let n = 0;
+    let sx = 0;
+    let sy = 0;
+    let sz = 0;
+    let sxx = 0;
+    let syy = 0;
+    let szz = 0;
+    let sxy = 0;
+    let sxz = 0;
+    let syz = 0;
+    let nonLast = 0;
+    let inBand = 0;
+    let nearBand = 0;
+    let refitAt = 8;
+    let top = 0;
+    face[seed] = id;
+    stack[top++] = seed;
+    n = 1;
+    touched.clear();
+    touched.add(Math.floor(y[seed]! / footprintCell) * footprintCols + Math.floor(x[seed]! / footprintCell));
+    while (top > 0) {
+      let p = stack[--top]!;
+      const rough = p < 0;
+      if (rough) p = ~p;
+      const xp = x[p]!;
+      const yp = y[p]!;
+      const rp = fit.radius[p]!;
+      const r2 = rp * rp;
+      const rings = rp > radius * 1.0001 ? 2 : 1;
+      const k = cell[p]!;
+      const row = (k / cols) | 0;
+      const col = k - row * cols;
+      const c0 = col - rings < 0 ? 0 : col - rings;
+      const c1 = col + rings >= cols ? cols - 1 : col + rings;
+      const rLast = row + rings >= rows ? rows - 1 : row + rings;
+      const rFirst = row - rings < 0 ? 0 : row - rings;
+      if (rough) {
+        // Carry on only where most neighbours lie on the plane: not from a slice through foliage.
+        const zp = z[p]!;
+        const zWindow = Math.max(metre, 1.2 * rp);
+        let all = 0;
+        let on = 0;
+        for (let rr = rFirst; rr <= rLast; rr++) {
+          const end = start[rr * cols + c1 + 1]!;
+          for (let j = start[rr * cols + c0]!; j < end; j++) {
+            const dz = z[j]! - zp;
+            if (dz > zWindow || dz < -zWindow) continue;
+            const dx = x[j]! - xp;
+            const dy = y[j]! - yp;
+            if (dx * dx + dy * dy > r2) continue;
+            all++;
+            const d = nx * (x[j]! - ox) + ny * (y[j]! - oy) + nz * (z[j]! - oz) - w;
+            if (d <= tolerance && d >= -tolerance) on++;
+          }
+        }
+        if (on < CARRY_INLIERS * all) continue;
+      }
+      for (let rr = rFirst; rr <= rLast; rr++) {
+        const end = start[rr * cols + c1 + 1]!;
+        for (let j = start[rr * cols + c0]!; j < end; j++) {
+          const dx = x[j]! - xp;
+          const dy = y[j]! - yp;
+          if (dx * dx + dy * dy > r2) continue;
+          const d = nx * (x[j]! - ox) + ny * (y[j]! - oy) + nz * (z[j]! - oz) - w;
+          if (d > tolerance || d < -tolerance) {
+            if (d < near && d > -near) nearBand++;
+            continue;
+          }
+          inBand++;
+          if (face[j] !== -1) continue;
+          const rj = rms[j]!;
+          const smooth = rj >= 0 && rj < planarity;
+          if (smooth && Math.abs(fit.nx[j]! * nx + fit.ny[j]! * ny + fit.nz[j]! * nz) < cosAngle) continue;
+          face[j] = id;
+          const ex = x[j]! - ox;
+          const ey = y[j]! - oy;
+          const ez = z[j]! - oz;
+          n++;
+          sx += ex;
+          sy += ey;
+          sz += ez;
+          sxx += ex * ex;
+          syy += ey * ey;
+          szz += ez * ez;
+          sxy += ex * ey;
+          sxz += ex * ez;
+          syz += ey * ez;
+          if (touched.size < footprintCells) {
+            touched.add(Math.floor(y[j]! / footprintCell) * footprintCols + Math.floor(x[j]! / footprintCell));
+          }
+          if (!last[j]) nonLast++;
+          if (smooth) stack[top++] = j;
+          else if (n >= 8 && last[j] && d <= carry && d >= -carry) stack[top++] = ~j;
+        }
+      }
+      if (n >= refitAt) {
+        refitAt = 2 * n;
+        const mx = sx / n;
+        const my = sy / n;
+        const mz = sz / n;
+        smallestEigen(
+          sxx / n - mx * mx,
+          sxy / n - mx * my,
+          sxz / n - mx * mz,
+          syy / n - my * my,
+          syz / n - my * mz,
+          szz / n - mz * mz,
+          normal,
+        );
+        nx = normal[0]!;
+        ny = normal[1]!;
+        nz = normal[2]!;
+        w = nx * mx + ny * my + nz * mz;
+      }
+    }
+    faces.size[id] = n;
+    faces.nonLast[id] = nonLast;
+    faces.footprint[id] = touched.size;
+    faces.normalZ[id] = nz;
+    faces.inBand[id] = inBand;
+    faces.nearBand[id] = nearBand;
+  }
+  return faces;
+}
+
+/** 1 for faces kept as roof, 2 for walls, 0 for the rest. */
+function acceptFaces(faces: Faces, minFootprint: number): Uint8Array {
+  const kind = new Uint8Array(faces.count);
+  const wallZ = Math.cos((WALL_SLOPE_DEG * Math.PI) / 180);
+  for (let f = 0; f < faces.count; f++) {
+    const n = faces.size[f]!;
+    if (n < MIN_FACE_POINTS || faces.footprint[f]! < minFootprint) continue;
+    if (faces.nonLast[f]! > MAX_NON_LAST * n) continue;
+    if (faces.nearBand[f]! > MAX_NEAR_RATIO * faces.inBand[f]!) continue;
+    kind[f] = faces.normalZ[f]! < wallZ ? 2 : 1;
+  }
+  return kind;
+}
+
+/**
+ * Building slots: grid cells where kept faces hold `ROOF_CELL_SHARE` of the
+ * points above `minHeight`, 8-connected into groups with at least
+ * `minArea` (square CRS units) of roof (wall cells join, never count);
+ * within them, face points and the other points above `minHeight` up to
+ * `fillAbove` over the cell's highest face point.
+ */
+function buildingSlots(s: Slots, face: Int32Array, kind: Uint8Array, minArea: number, fillAbove: number): Uint8Array {
+  const { cols, rows, start } = s.grid;
+  const cells = cols * rows;
+  const roof = new Uint8Array(cells);
+  const fillTop = new Float64Array(cells);
+  for (let k = 0; k < cells; k++) {
+    let onFace = 0;
+    let onWall = 0;
+    let other = 0;
+    let highest = Number.NEGATIVE_INFINITY;
+    for (let q = start[k]!; q < start[k + 1]!; q++) {
+      const f = face[q]!;
+      const t = f >= 0 ? kind[f]! : 0;
+      if (t > 0) {
+        onFace++;
+        if (t === 2) onWall++;
+        if (s.z[q]! > highest) highest = s.z[q]!;
+      } else if (s.roofHigh[q]) other++;
+    }
+    if (onFace > 0 && onFace >= ROOF_CELL_SHARE * (onFace + other)) roof[k] = 2 * onWall > onFace ? 2 : 1;
+    fillTop[k] = highest + fillAbove;
+  }
+  const out = new Uint8Array(s.count);
+  const seen = new Uint8Array(cells);
+  const minCells = minArea / (s.radius * s.radius);
+  const stack: number[] = [];
+  const members: number[] = [];
+  for (let k0 = 0; k0 < cells; k0++) {
+    if (!roof[k0] || seen[k0]) continue;
+    members.length = 0;
+    seen[k0] = 1;
+    stack.push(k0);
+    let roofCells = 0;
+    while (stack.length) {
+      const k = stack.pop()!;
+      members.push(k);
+      if (roof[k] === 1) roofCells++;
+      const r = (k / cols) | 0;
+      const c = k - r * cols;
+      for (let rr = Math.max(0, r - 1); rr <= Math.min(rows - 1, r + 1); rr++) {
+        for (let cc = Math.max(0, c - 1); cc <= Math.min(cols - 1, c + 1); cc++) {
+          const kk = rr * cols + cc;
+          if (roof[kk] && !seen[kk]) {
+            seen[kk] = 1;
+            stack.push(kk);
+          }
+        }
+      }
+    }
+    if (roofCells < minCells) continue;
+    for (const k of members) {
+      for (let q = start[k]!; q < start[k + 1]!; q++) {
+        const f = face[q]!;
+        if ((f >= 0 && kind[f]! > 0) || (s.roofHigh[q] && s.z[q]! <= fillTop[k]!)) out[q] = 1;
+      }
+    }
+  }
+  return out;
+}
