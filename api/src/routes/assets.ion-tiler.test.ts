@@ -89,10 +89,33 @@ describe('POST /assets/ion-tiler: one-request multipart upload, then tiling', ()
       duplex: 'half',
     } as RequestInit);
 
-  /** Every key stored under a project, and the store's temporary files. */
-  const stored = async (projectId: string) => {
+  /** Every key stored under a project, read at once. */
+  const storedKeys = async (projectId: string) => {
     const keys: string[] = [];
     for await (const o of t.deps.storage.objects.list(`projects/${projectId}/`)) keys.push(o.key);
+    return keys;
+  };
+
+  /**
+   * Every key stored under a project, and the store's temporary files. Tilings
+   * started by earlier tests write their own .part files into the shared tmp
+   * folder (CI saw three, then four): the folder is read once every job has
+   * ended, so it shows only what the request under test left behind.
+   */
+  const stored = async (projectId: string) => {
+    await waitFor(
+      async () => {
+        const row = await t.tdb.db
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('state', 'in', ['PENDING', 'PROGRESS'])
+          .executeTakeFirstOrThrow();
+        return Number(row.n) === 0;
+      },
+      120_000,
+      'earlier jobs to end',
+    );
+    const keys = await storedKeys(projectId);
     const tmp = await readdir(`${t.deps.storage.location}/.tmp`).catch(() => [] as string[]);
     return { keys, tmp };
   };
@@ -126,7 +149,7 @@ describe('POST /assets/ion-tiler: one-request multipart upload, then tiling', ()
       originalFilename: 'autzen_trim.las',
     });
     // The stored bytes are the file's, byte for byte.
-    const { keys } = await stored(p.id);
+    const keys = await storedKeys(p.id);
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatch(new RegExp(`^projects/${p.id}/assets/${asset.id}/u[0-9a-f]{12}/input\\.las$`));
     const bytes = await readFile(t.deps.storage.localPath(keys[0]!)!);
@@ -166,7 +189,7 @@ describe('POST /assets/ion-tiler: one-request multipart upload, then tiling', ()
     const asset = await json(res);
     expect(asset.originalFilename).toBe('x.las');
     expect(asset.epsgCode).toBe(2994);
-    const { keys } = await stored(p.id);
+    const keys = await storedKeys(p.id);
     expect(keys).toEqual([expect.stringMatching(/\/u[0-9a-f]{12}\/input\.las$/)]);
   });
 
@@ -260,20 +283,6 @@ describe('POST /assets/ion-tiler: one-request multipart upload, then tiling', ()
   });
 
   it('leaves an interrupted upload ABORTED with its partial bytes removed, and uploading again works', async () => {
-    // Tilings started by earlier tests write their own .part files into the store's
-    // tmp folder (CI saw three): let them end, so the folder shows only this upload.
-    await waitFor(
-      async () => {
-        const row = await t.tdb.db
-          .selectFrom('jobs')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('state', 'in', ['PENDING', 'PROGRESS'])
-          .executeTakeFirstOrThrow();
-        return Number(row.n) === 0;
-      },
-      120_000,
-      'earlier jobs to end',
-    );
     const p = await createProject(t, ada, 'Interrupted');
     const layer = cloudLayerId(p);
     const res = await send(
@@ -300,6 +309,6 @@ describe('POST /assets/ion-tiler: one-request multipart upload, then tiling', ()
     const again = await send(ada, layer, multipart([{ name: 'file', filename: 'autzen_trim.las', content: autzen }]));
     expect(again.status).toBe(200);
     expect((await json(again)).status).toBe('EXTRACTING_METADATA');
-    expect((await stored(p.id)).keys).toHaveLength(1);
+    expect(await storedKeys(p.id)).toHaveLength(1);
   });
 });
