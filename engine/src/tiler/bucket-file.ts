@@ -1,12 +1,23 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { type NodeAddress, octantOf } from './octree.js';
-import { allocBlock, decodeBlocks, encodeBlock, encodedSize, type PointBlock } from './point-block.js';
+import {
+  allocBlock,
+  BLOCK_HEADER_BYTES,
+  blockHeader,
+  decodeBlocks,
+  encodeBlock,
+  encodedSize,
+  type PointBlock,
+} from './point-block.js';
 
-/** Reads a whole bucket file (a sequence of encoded blocks) into one block. */
-export async function readBucket(file: string): Promise<PointBlock> {
-  const bytes = await readFile(file);
-  return decodeBlocks(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+/**
+ * Reads the files of a bucket (sequences of encoded blocks, one file per
+ * thread that wrote to it) into one block, in input order.
+ */
+export async function readBucket(files: string[]): Promise<PointBlock> {
+  const all = await Promise.all(files.map((f) => readFile(f)));
+  return decodeBlocks(all.map((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)));
 }
 
 /**
@@ -19,11 +30,11 @@ export function splitBucket(file: string, address: NodeAddress, childFile: (octa
   const fds = new Array<number | undefined>(8).fill(undefined);
   const fd = openSync(file, 'r');
   try {
-    const head = Buffer.alloc(4);
+    const head = Buffer.alloc(BLOCK_HEADER_BYTES);
     let pos = 0;
     for (;;) {
-      if (readSync(fd, head, 0, 4, pos) < 4) break;
-      const n = head.readUInt32LE(0);
+      if (readSync(fd, head, 0, BLOCK_HEADER_BYTES, pos) < BLOCK_HEADER_BYTES) break;
+      const { n, order } = blockHeader(new DataView(head.buffer, head.byteOffset, BLOCK_HEADER_BYTES), 0);
       const size = encodedSize(n);
       const buf = Buffer.alloc(size);
       if (readSync(fd, buf, 0, size, pos) < size) throw new Error(`bucket ${file} truncated at byte ${pos}`);
@@ -53,7 +64,8 @@ export function splitBucket(file: string, address: NodeAddress, childFile: (octa
       for (let o = 0; o < 8; o++) {
         if (per[o] === 0) continue;
         fds[o] ??= openSync(childFile(o), 'a');
-        writeSync(fds[o]!, encodeBlock(parts[o]!));
+        // Each child block keeps its parent block's place in the input.
+        writeSync(fds[o]!, encodeBlock(parts[o]!, order));
         counts[o]! += per[o]!;
       }
     }

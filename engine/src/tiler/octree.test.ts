@@ -89,5 +89,10 @@ describe('octree', () => {
     expect(d.z[1004]).toBe(b.z[3]);
     expect(d.classification[1007]).toBe(b.classification[6]);
     expect(() => decodeBlocks(bytes.subarray(0, bytes.length - 4))).toThrow(/truncated/);
+    // Blocks from several files come back in the order they carry, not in file order.
+    const sorted = decodeBlocks([encodeBlock(b, 7_000), new Uint8Array([...encodeBlock(a, 3_000)])]);
+    expect(sorted.count).toBe(1008);
+    expect(sorted.x[0]).toBe(a.x[0]);
+    expect(sorted.x[1001]).toBe(b.x[0]);
   });
 });

@@ -99,9 +99,12 @@ export function concatBlocks(blocks: PointBlock[]): PointBlock {
   return out;
 }
 
-/** Size in bytes of an encoded block of `n` points (4-byte aligned). */
+/** Bytes of an encoded block's header: `[u32 count][u32 0][f64 order]`. */
+export const BLOCK_HEADER_BYTES = 16;
+
+/** Size in bytes of an encoded block of `n` points (8-byte aligned). */
 export function encodedSize(n: number): number {
-  return 4 + Math.ceil((n * BYTES_PER_POINT) / 4) * 4;
+  return BLOCK_HEADER_BYTES + Math.ceil((n * BYTES_PER_POINT) / 8) * 8;
 }
 
 function bytesOf(a: Int32Array | Uint16Array | Uint8Array, n: number): Uint8Array {
@@ -109,14 +112,19 @@ function bytesOf(a: Int32Array | Uint16Array | Uint8Array, n: number): Uint8Arra
 }
 
 /**
- * Encodes the first `block.count` points as `[u32 count][x][y][z][intensity][red][green][blue][classification][pad]`
- * (little-endian, columns back to back).
+ * Encodes the first `block.count` points as
+ * `[u32 count][u32 0][f64 order][x][y][z][intensity][red][green][blue][classification][pad]`
+ * (little-endian, columns back to back). `order` is where the points came
+ * from in the input (the read offset of their chunk): decoding puts blocks
+ * back in that order, whatever order the threads appended them in.
  */
-export function encodeBlock(block: PointBlock): Uint8Array {
+export function encodeBlock(block: PointBlock, order = 0): Uint8Array {
   const n = block.count;
   const out = new Uint8Array(encodedSize(n));
-  new DataView(out.buffer).setUint32(0, n, true);
-  let at = 4;
+  const view = new DataView(out.buffer);
+  view.setUint32(0, n, true);
+  view.setFloat64(8, order, true);
+  let at = BLOCK_HEADER_BYTES;
   for (const col of [
     block.x,
     block.y,
@@ -134,33 +142,42 @@ export function encodeBlock(block: PointBlock): Uint8Array {
   return out;
 }
 
+/** The header of the encoded block at byte `at`: its point count and order. */
+export function blockHeader(view: DataView, at: number): { n: number; order: number } {
+  return { n: view.getUint32(at, true), order: view.getFloat64(at + 8, true) };
+}
+
 /**
- * Decodes a concatenation of encoded blocks (a bucket file) into one block.
- * Throws when the bytes are truncated (a bucket file is always ours, so this
- * means a disk problem).
+ * Decodes concatenations of encoded blocks (bucket files, one per thread that
+ * wrote the bucket) into one block, the blocks sorted by their order (ties
+ * keep file order). Throws when the bytes are truncated (a bucket file is
+ * always ours, so this means a disk problem).
  */
-export function decodeBlocks(bytes: Uint8Array): PointBlock {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+export function decodeBlocks(files: Uint8Array | Uint8Array[]): PointBlock {
+  const blocks: { bytes: Uint8Array; at: number; n: number; order: number }[] = [];
   let total = 0;
-  for (let at = 0; at < bytes.byteLength; ) {
-    if (at + 4 > bytes.byteLength) throw new Error(`bucket truncated at byte ${at}`);
-    const n = view.getUint32(at, true);
-    total += n;
-    at += encodedSize(n);
-    if (at > bytes.byteLength) throw new Error(`bucket block of ${n} points truncated at byte ${at}`);
+  for (const bytes of Array.isArray(files) ? files : [files]) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let at = 0; at < bytes.byteLength; ) {
+      if (at + BLOCK_HEADER_BYTES > bytes.byteLength) throw new Error(`bucket truncated at byte ${at}`);
+      const { n, order } = blockHeader(view, at);
+      blocks.push({ bytes, at, n, order });
+      total += n;
+      at += encodedSize(n);
+      if (at > bytes.byteLength) throw new Error(`bucket block of ${n} points truncated at byte ${at}`);
+    }
   }
+  blocks.sort((p, q) => p.order - q.order);
   const out = allocBlock(total);
   let dst = 0;
-  for (let at = 0; at < bytes.byteLength; ) {
-    const n = view.getUint32(at, true);
-    let src = at + 4;
+  for (const { bytes, at, n } of blocks) {
+    let src = at + BLOCK_HEADER_BYTES;
     for (const col of [out.x, out.y, out.z, out.intensity, out.red, out.green, out.blue, out.classification]) {
       const len = n * col.BYTES_PER_ELEMENT;
       new Uint8Array(col.buffer, col.byteOffset + dst * col.BYTES_PER_ELEMENT, len).set(bytes.subarray(src, src + len));
       src += len;
     }
     dst += n;
-    at += encodedSize(n);
   }
   out.count = total;
   return out;

@@ -46,6 +46,11 @@ export interface BucketTarget {
    */
   memory: boolean;
   dir: string;
+  /**
+   * Read offset of the chunk's first point: bucket files record it with each
+   * block, so a bucket reads back in input order whichever thread wrote what.
+   */
+  order: number;
 }
 
 /** Quantise one chunk (already in local ENU metres) and bucket it. */

@@ -160,7 +160,7 @@ function bucketColumns(c: LocalColumns, t: BucketTarget): TilerReply {
   for (let u = 0; u < usedIds.length; u++) {
     const fd = openSync(bucketFile(t.dir, usedIds[u]!, threadId), 'a');
     try {
-      writeSync(fd, encodeBlock(blockRange(block, starts[u]!, starts[u]! + usedCounts[u]!)));
+      writeSync(fd, encodeBlock(blockRange(block, starts[u]!, starts[u]! + usedCounts[u]!), t.order));
     } finally {
       closeSync(fd);
     }
@@ -283,6 +283,7 @@ async function warmUpLaz(task: WarmUpLazTask): Promise<TilerReply> {
         depth: 1,
         memory: true,
         dir: '',
+        order: 0,
       });
       if (reply.op !== 'bucket' || reply.decodeError !== undefined || reply.clamped > 0 || reply.badPoint >= 0) {
         throw new Error('the LAZ warm-up chunk did not go through the bucket step');
@@ -311,9 +312,9 @@ export async function runTilerTask(task: TilerTask): Promise<TilerReply> {
     return { op: 'split', counts };
   }
   const parts: PointBlock[] = [...task.parts];
-  for (const file of task.files) {
-    parts.push(await readBucket(file));
-    await rm(file, { force: true });
+  if (task.files.length > 0) {
+    parts.push(await readBucket(task.files));
+    await Promise.all(task.files.map((file) => rm(file, { force: true })));
   }
   // Parts in shared memory are only read, never changed.
   const block = concatBlocks(parts);

@@ -6,7 +6,7 @@ import validator from 'gltf-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticTilerInput } from './synthetic-input.js';
 import { DEFAULT_TUNING, tileInput } from './tiler.js';
-import { inspectTileset } from './tileset-check.test-helper.js';
+import { expectSameTileset, inspectTileset } from './tileset-check.test-helper.js';
 
 describe('tileInput on a synthetic cloud', () => {
   let dir: string;
@@ -116,6 +116,22 @@ describe('tileInput on a synthetic cloud', () => {
       };
       expect(report.issues.numErrors + report.issues.numWarnings, f).toBe(0);
     }
+  });
+
+  it('writes the same tileset, byte for byte, from disk buckets written by 2 threads or by one', async () => {
+    // Each thread appends to its own bucket files in the order its chunks finish;
+    // the blocks carry their input offset, so a bucket reads back in input order.
+    const tuning = { bucketTarget: 20_000, bucketLimit: 40_000, singleBucketMax: 10_000, memoryMax: 0 };
+    const outs = [];
+    for (const [k, workers] of [2, 2, 0].entries()) {
+      const out = path.join(dir, `disk-repeat-${k}`);
+      const input = syntheticTilerInput({ count: 400_000, side: 300, seed: 17, chunkSize: 7_000 });
+      const r = await tileInput(input, out, { workers, maxPoints: 5_000 }, {}, tuning);
+      expect(r.bucketDepth).toBeGreaterThanOrEqual(2);
+      outs.push(out);
+    }
+    await expectSameTileset(outs[0]!, outs[1]!);
+    await expectSameTileset(outs[0]!, outs[2]!);
   });
 
   it('stops splitting at the minimum node size', async () => {

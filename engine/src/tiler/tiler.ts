@@ -360,6 +360,7 @@ export async function tileInput(
           depth,
           memory,
           dir: tmp,
+          order: read,
         };
         await submit(task, [bytes], chunk.pointCount, index);
       }
@@ -391,6 +392,7 @@ export async function tileInput(
         depth,
         memory,
         dir: tmp,
+        order: read,
       };
       await submit(task, bucketTaskBuffers(task), n);
     }

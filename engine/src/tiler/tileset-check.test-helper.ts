@@ -4,7 +4,8 @@
  * see. Throws on any structural defect (missing content, point outside its
  * tile's box, geometric error growing with depth, REPLACE refinement...).
  */
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Tiles3DLoader } from '@loaders.gl/3d-tiles';
 import { parse } from '@loaders.gl/core';
@@ -243,4 +244,30 @@ export async function checkRealFile(name: string, dir: string, options: { maxPoi
   expect(result.bboxWgs84.south).toBeLessThanOrEqual(stats.bbox.south + 2e-8);
   expect(result.bboxWgs84.north).toBeGreaterThanOrEqual(stats.bbox.north - 2e-8);
   expect(result.reprojectionError).toBeLessThan(0.001);
+}
+
+/** The SHA-256 of every file under a tileset folder, by relative path. */
+export async function tilesetDigests(out: string): Promise<Map<string, string>> {
+  const files = (await readdir(out, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+  const byName = new Map<string, string>();
+  for (const f of files) {
+    const full = path.join(f.parentPath, f.name);
+    byName.set(
+      path.relative(out, full),
+      createHash('sha256')
+        .update(await readFile(full))
+        .digest('hex'),
+    );
+  }
+  return byName;
+}
+
+/** Asserts that two tileset folders hold the same files, byte for byte. */
+export async function expectSameTileset(first: string, second: string): Promise<void> {
+  const a = await tilesetDigests(first);
+  const b = await tilesetDigests(second);
+  expect(a.size).toBeGreaterThan(10);
+  expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+  const differing = [...a].filter(([name, digest]) => b.get(name) !== digest).map(([name]) => name);
+  expect(differing).toEqual([]);
 }
