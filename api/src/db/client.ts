@@ -27,8 +27,10 @@ export function createDatabase(url: string, options: { max?: number; application
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
   });
-  // An idle client that loses its server must not crash the process.
+  // A client that loses its server must not crash the process: idle ones
+  // report on the pool, checked-out ones on themselves (their next query fails).
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     pool,

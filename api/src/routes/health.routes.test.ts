@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { waitFor } from '../../test/projects.js';
 import { createApp } from '../app.js';
 import { createDatabase } from '../db/client.js';
 import type { ErrorBody } from '../errors.js';
@@ -34,6 +36,23 @@ describe('GET /api/health', () => {
     } finally {
       await worker.stop();
     }
+  });
+
+  it("closes every one of the worker's database connections before stop() resolves", async () => {
+    // A connection still closing when stop() returned was cut by the test's DROP DATABASE
+    // ... WITH (FORCE) and raised an unhandled 'error' event (CI saw it twice).
+    const workerConnections = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+            where datname = current_database() and application_name = 'nuage-worker'`.execute(t.tdb.db)
+        ).rows[0]!.n,
+      );
+    const worker = await startWorker(t.deps, { databaseUrl: t.tdb.url });
+    await waitFor(async () => (await workerConnections()) > 0, 10_000, 'the worker to connect');
+    await worker.stop();
+    expect(worker.pool.totalCount).toBe(0);
+    expect(await workerConnections()).toBe(0);
   });
 
   it('answers 503 with a JSON error when the database is unreachable', async () => {

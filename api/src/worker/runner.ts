@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { warmTilerPool } from '@nuage/engine/tiler/tiler-warm-up.js';
 import { type Runner, run, Logger as WorkerLogger } from 'graphile-worker';
+import pg from 'pg';
 import type { AppDeps } from '../context.js';
 import { recordHeartbeat, removeHeartbeat } from '../db/queries/health.queries.js';
 import { createTaskList } from '../jobs/index.js';
@@ -12,6 +13,8 @@ import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
 export interface WorkerHandle {
   id: string;
   runner: Runner;
+  /** The worker's own connections (graphile-worker's queries and LISTEN); stop() ends them. */
+  pool: pg.Pool;
   stop(): Promise<void>;
 }
 
@@ -24,8 +27,20 @@ const HEARTBEAT_MS = 5_000;
  */
 export async function startWorker(deps: AppDeps, options: { databaseUrl: string }): Promise<WorkerHandle> {
   const id = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const runner = await run({
+  // The worker's own pool, ended (and awaited) by stop(). Given a connection
+  // string, graphile-worker makes a pool, takes its error handlers off on stop
+  // and ends it without waiting: a client closed by the server meanwhile (a
+  // restart, a dropped database) then raised an unhandled 'error' event.
+  const pool = new pg.Pool({
     connectionString: options.databaseUrl,
+    max: Math.max(10, deps.config.WORKER_CONCURRENCY + 2),
+    application_name: 'nuage-worker',
+  });
+  const onError = (err: Error) => deps.log.warn({ err }, 'worker database connection lost');
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
+  const runner = await run({
+    pgPool: pool,
     concurrency: deps.config.WORKER_CONCURRENCY,
     noHandleSignals: true,
     noPreparedStatements: true,
@@ -40,6 +55,9 @@ export async function startWorker(deps: AppDeps, options: { databaseUrl: string 
       const l = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'debug' ? 'debug' : 'info';
       deps.log[l]({ gw: scope, ...(meta ?? {}) }, message);
     }),
+  }).catch(async (err: unknown) => {
+    await pool.end();
+    throw err;
   });
   const beat = () =>
     recordHeartbeat(deps.database.db, { workerId: id, hostname: hostname(), pid: process.pid }).catch((err) =>
@@ -62,10 +80,12 @@ export async function startWorker(deps: AppDeps, options: { databaseUrl: string 
   return {
     id,
     runner,
+    pool,
     async stop() {
       clearInterval(timer);
       stopRecovery();
       await runner.stop();
+      await pool.end();
       await removeHeartbeat(deps.database.db, id).catch(() => {});
       deps.log.info({ workerId: id }, 'worker stopped');
     },
