@@ -1,18 +1,9 @@
-import type { Config } from './config.js';
-import type { DatabaseHandle } from './db/client.js';
+import type { AuthContext, AuthUser } from './auth.types.js';
 import type { Logger } from './log.js';
-import type { AuthContext, AuthUser } from './middleware/auth.js';
-import type { TilesStoreLike } from './storage.js';
 
-/** What every route and service may use; built once per process by `main.ts` (or by a test). */
-export interface AppDeps {
-  config: Config;
-  database: DatabaseHandle;
-  log: Logger;
-  storage: TilesStoreLike;
-  /** Version of the schema this process migrated to at start. */
-  migrationVersion: number;
-}
+// AppDeps lives in deps.ts (types only, no import back into the app) so that services,
+// mail and middleware can use it without an import cycle; re-exported for existing importers.
+export type { AppDeps } from './deps.js';
 
 /** Hono context variables set by the app's middleware. */
 export interface AppEnv {

@@ -100,7 +100,7 @@ describe('the whole pipeline on the embedded database (one process group: API, w
     expect(put.status).toBe(200);
     await call('POST', '/api/assets/start-tiling', {
       assetId: asset.id,
-      processingOptions: { dtmResolution: 100, contourMinorInterval: 100, contourMajorInterval: 500 },
+      processingOptions: { dtmResolutionCm: 100, contourMinorCm: 100, contourMajorCm: 500 },
     });
     const done = Date.now() + 300_000;
     // biome-ignore lint/suspicious/noExplicitAny: JSON bodies

@@ -1,5 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { runCli } from '@nuage/engine/cli.js';
+import type { Manifest } from '@nuage/engine/products/run-products.js';
+import { realFile } from '@nuage/fixtures/real-data.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerHandle } from '../src/worker/runner.js';
 import { json } from './accounts.js';
@@ -47,15 +52,15 @@ describe('processing: every registered product becomes an asset', () => {
 
   it('refuses options out of the §5 ranges, and processing before the upload', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ dtmResolution: 19 }, 'dtmResolution'],
-      [{ dtmResolution: 3001 }, 'dtmResolution'],
-      [{ contourMinorInterval: 100, contourMajorInterval: 100 }, 'contourMajorInterval'],
-      [{ contourMinorInterval: 5 }, 'contourMinorInterval'],
-      [{ gridResolution: 99 }, 'gridResolution'],
-      [{ powerLineBufferZones: [100, 200, 300, 400] }, 'powerLineBufferZones'],
-      [{ powerLineBufferZones: [50] }, 'powerLineBufferZones.0'],
-      [{ clearanceZoneHeight: 10001 }, 'clearanceZoneHeight'],
-      [{ treeFallHeightBuffer: 9 }, 'treeFallHeightBuffer'],
+      [{ dtmResolutionCm: 19 }, 'dtmResolutionCm'],
+      [{ dtmResolutionCm: 3001 }, 'dtmResolutionCm'],
+      [{ contourMinorCm: 100, contourMajorCm: 100 }, 'contourMajorCm'],
+      [{ contourMinorCm: 5 }, 'contourMinorCm'],
+      [{ gridResolutionCm: 99 }, 'gridResolutionCm'],
+      [{ powerLineBuffersCm: [100, 200, 300, 400] }, 'powerLineBuffersCm'],
+      [{ powerLineBuffersCm: [50] }, 'powerLineBuffersCm.0'],
+      [{ clearanceHeightCm: 10001 }, 'clearanceHeightCm'],
+      [{ treeFallHeightBufferCm: 9 }, 'treeFallHeightBufferCm'],
       [{ crownShape: 'ROUND' }, ''],
       [{ buildingSimplification: 'CITY' }, ''],
       [{ unknownOption: 1 }, ''],
@@ -85,10 +90,10 @@ describe('processing: every registered product becomes an asset', () => {
       as(ada, 'POST', {
         assetId,
         processingOptions: {
-          dtmResolution: 100,
-          contourMinorInterval: 100,
-          contourMajorInterval: 500,
-          gridResolution: 1000,
+          dtmResolutionCm: 100,
+          contourMinorCm: 100,
+          contourMajorCm: 500,
+          gridResolutionCm: 1000,
         },
       }),
     );
@@ -104,12 +109,13 @@ describe('processing: every registered product becomes an asset', () => {
       'processing SUCCESS',
     );
     expect(done.status).toBe('READY');
-    expect(done.layers.map((l: { type: string }) => l.type)).toEqual(['POINT_CLOUD', 'RASTER', 'VECTOR']);
+    expect(done.layers.map((l: { type: string }) => l.type)).toEqual(['POINT_CLOUD', 'RASTER', 'VECTOR', 'REPORT']);
     const types = done.layers.map((l: { assets: Array<{ type: string }> }) => l.assets.map((a) => a.type));
     expect(types).toEqual([
       ['POINT_CLOUD', 'CLASSIFIED_POINT_CLOUD'],
       ['DTM', 'IMAGERY_DTM', 'HILLSHADE_DTM', 'SLOPE_MAP'],
       ['GRID', 'CONTOUR_LINE', 'CONTOUR_LINE_MAJOR', 'CONTOUR_LINE_MINOR'],
+      ['QUALITY_REPORT'],
     ]);
     for (const a of assetsOf(done)) expect([a.type, a.status]).toEqual([a.type, 'READY']);
     const byType = Object.fromEntries(assetsOf(done).map((a) => [a.type, a]));
@@ -129,15 +135,16 @@ describe('processing: every registered product becomes an asset', () => {
     expect(job).toMatchObject({ state: 'SUCCESS', step: 'done', percentage: 100, attempts: 1, retry_count: 0 });
     const result = job.result as { products: Array<{ id: string; status: string }>; chargedHectares: number };
     expect(result.products.map((p) => p.id)).toEqual([
-      'classification',
+      'classify',
       'dtm',
-      'hillshade',
-      'slope',
-      'imagery-dtm',
+      'grid',
       'contours',
       'contours-major',
       'contours-minor',
-      'grid',
+      'imagery-dtm',
+      'hillshade',
+      'slope',
+      'quality',
     ]);
     expect(result.chargedHectares).toBeCloseTo(done.area, 6);
     const charges = await t.tdb.db.selectFrom('charges').selectAll().execute();
@@ -151,6 +158,51 @@ describe('processing: every registered product becomes an asset', () => {
     expect(mails[0]).toContain('To: ada@example.com');
     expect(mails[0]).toContain('Subject: =?UTF-8?Q?Your_project_=22Fusa=22_is_processed?=');
     expect(mails[0]).toContain('CONTOUR_LINE_MAJOR');
+  });
+
+  it('makes the same products as `nuage process` with the same options (byte-identical files, same manifest)', async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'nuage-cli-vs-job-'));
+    const optionsFile = path.join(out, 'options.json');
+    const options = { dtmResolutionCm: 100, contourMinorCm: 100, contourMajorCm: 500, gridResolutionCm: 1000 };
+    await writeFile(optionsFile, JSON.stringify(options));
+    const lines: string[] = [];
+    const code = await runCli(['process', realFile('fusa.laz'), path.join(out, 'run'), '--options', optionsFile], {
+      out: (l) => lines.push(l),
+      err: (l) => lines.push(l),
+    });
+    expect(code, lines.join('\n')).toBe(0);
+    const cli: Manifest = JSON.parse(await readFile(path.join(out, 'run', 'manifest.json'), 'utf8'));
+    const job = await t.tdb.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', 'PROCESSING')
+      .executeTakeFirstOrThrow();
+    const stored = (job.result as { manifest: Manifest }).manifest;
+    expect(stored.options).toEqual(cli.options);
+    expect(stored.input).toBe('fusa.laz');
+    const shape = (m: Manifest) =>
+      m.artifacts.map(({ type, path: p, format, epsg, count }) => ({ type, p, format, epsg, count }));
+    expect(shape(stored)).toEqual(shape(cli));
+    const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+    const p = await getProject(t, ada, project.id);
+    let compared = 0;
+    for (const a of cli.artifacts) {
+      if (a.format === 'XYZ' || a.format === '3DTiles') continue;
+      const asset = assetsOf(p).find((x) => x.type === a.type);
+      const extension = path.extname(a.path).slice(1);
+      const row = await t.tdb.db
+        .selectFrom('asset_files')
+        .selectAll()
+        .where('asset_id', '=', asset.id)
+        .where('extension', '=', extension)
+        .executeTakeFirstOrThrow();
+      const jobBytes = await readFile(t.deps.storage.localPath(row.key)!);
+      const cliBytes = await readFile(path.join(out, 'run', a.path));
+      expect(sha(jobBytes), `${a.type} ${a.path}`).toBe(sha(cliBytes));
+      compared++;
+    }
+    // Classified LAS, DTM, hillshade, slope, 3 contour files, grid, quality report.
+    expect(compared).toBe(9);
   });
 
   it('serves the DTM as raster tiles at a signed URL, and the hillshade variant', async () => {
@@ -326,7 +378,7 @@ describe('processing: every registered product becomes an asset', () => {
     await t.deps.storage.objects.delete(input.key);
     const queued = await t.app.request(
       `/api/projects/${project.id}/processing`,
-      as(ada, 'POST', { options: { dtmResolution: 200 } }),
+      as(ada, 'POST', { options: { dtmResolutionCm: 200 } }),
     );
     expect(queued.status).toBe(202);
     const job = await json(queued);

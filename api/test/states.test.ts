@@ -54,7 +54,7 @@ describe('a file without a CRS: uploaded, then CRS_REQUIRED until the asset gets
     const { project, assetId } = await uploadRealFile(t, ada, 'Warsaw', 'warsaw_small.las');
     const started = await t.app.request(
       '/api/assets/start-tiling',
-      as(ada, 'POST', { assetId, processingOptions: { dtmResolution: 50 } }),
+      as(ada, 'POST', { assetId, processingOptions: { dtmResolutionCm: 50 } }),
     );
     expect(started.status).toBe(200);
     const first = await follow(t, ada, project.id, (p) => p.jobs.metadata?.state === 'SUCCESS');

@@ -72,7 +72,7 @@ describe('killing the worker mid-job (SIGKILL) leaves nothing stuck; SIGTERM han
     const { project, assetId } = await uploadRealFile(t, ada, 'Wires', 'wires.laz');
     const res = await t.app.request(
       '/api/assets/start-tiling',
-      as(ada, 'POST', { assetId, processingOptions: { dtmResolution: 200, gridResolution: 2000 } }),
+      as(ada, 'POST', { assetId, processingOptions: { dtmResolutionCm: 200, gridResolutionCm: 2000 } }),
     );
     expect(res.status).toBe(200);
 
@@ -113,14 +113,15 @@ describe('killing the worker mid-job (SIGKILL) leaves nothing stuck; SIGTERM han
     );
     expect(retiled.attempts).toBe(2);
 
-    // Kill B during the processing too.
+    // Kill B during the processing too, once the classified cloud and the DTM are stored.
+    const early = new Set(['starting', 'startLasDownload', 'classify', 'classify:storing', 'dtm', 'dtm:storing']);
     const processing = await waitFor(
       async () => {
         const j = await jobOf(t, project.id, 'PROCESSING');
-        return j?.state === 'PROGRESS' && j.percentage >= 6 ? j : null;
+        return j?.state === 'PROGRESS' && j.step && !early.has(j.step) ? j : null;
       },
       240_000,
-      'processing in progress on worker B',
+      'processing past the DTM on worker B',
     );
     b.kill('SIGKILL');
     await exited(b);
@@ -135,6 +136,10 @@ describe('killing the worker mid-job (SIGKILL) leaves nothing stuck; SIGTERM han
       'processing done by worker C',
     );
     expect(processed.attempts).toBe(2);
+    // Worker C resumed: what B stored was read back, not made again.
+    const products = (processed.result as { products: Array<{ id: string; status: string }> }).products;
+    const status = Object.fromEntries(products.map((r) => [r.id, r.status]));
+    expect(status).toMatchObject({ classify: 'DONE', dtm: 'DONE', slope: 'READY', quality: 'READY' });
     const p = await getProject(t, ada, project.id);
     expect(p.status).toBe('READY');
     const charges = await t.tdb.db.selectFrom('charges').selectAll().where('project_id', '=', project.id).execute();

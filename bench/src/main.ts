@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- <suite> [args]`: runs one benchmark suite (or all) and writes
- * its figures to bench/results/<suite>-<date>.json and bench/results/<suite>-latest.json.
+ * its figures to bench/results/<suite>-latest.json (earlier results are in git log).
  *
  * A suite is a module in ./suites named `<name>.bench.ts` exporting `run(args)`;
  * it returns a plain JSON-able record of figures (always with the reference it
@@ -42,9 +42,7 @@ async function main(): Promise<void> {
     const figures = await mod.default.run(args);
     const record = { suite: s, startedAt: started.toISOString(), node: process.version, figures };
     await mkdir(resultsDir, { recursive: true });
-    const stamp = started.toISOString().replace(/[:.]/g, '-');
     const json = `${JSON.stringify(record, null, 2)}\n`;
-    await writeFile(path.join(resultsDir, `${s}-${stamp}.json`), json);
     await writeFile(path.join(resultsDir, `${s}-latest.json`), json);
     console.log(json);
   }

@@ -66,6 +66,8 @@ export async function runCli(
   } catch (error) {
     const message = (error as Error)?.message?.split('\n')[0] ?? String(error);
     io.err(`error: ${message}`);
+    const exitCode = (error as { exitCode?: number })?.exitCode;
+    if (typeof exitCode === 'number') return exitCode;
     return error instanceof EngineError ? 2 : 1;
   }
 }

@@ -4,6 +4,5 @@ export * from './keys.js';
 export * from './memory-front.store.js';
 export * from './open-store.js';
 export * from './s3.store.js';
-export * from './signed-url.js';
 export * from './store.js';
 export * from './upload-directory.js';

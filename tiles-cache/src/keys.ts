@@ -39,6 +39,29 @@ export function checkPrefix(prefix: string): string {
   return prefix;
 }
 
+/** A run segment as read back from a prefix (`t42`, `r42`, `u0a1b…`, or an older run name). */
+const RUN = /^[A-Za-z0-9_-]{1,64}$/;
+/** A run or upload id put after its one-letter kind, so that the segment stays within {@link RUN}. */
+const RUN_ID = /^[A-Za-z0-9_-]{1,63}$/;
+/** A file extension: `laz`, `tif`, `geojson`. */
+const EXTENSION = /^[A-Za-z0-9]{1,16}$/;
+
+function checkId(what: 'project' | 'asset', id: string): string {
+  if (typeof id !== 'string' || !ID.test(id)) {
+    throw new InvalidKey(String(id), `${what} id must match [A-Za-z0-9_-]{1,128}`);
+  }
+  return id;
+}
+
+/** A job id (a bigint column read as a string) or an upload id: what follows a run's kind letter. */
+export type RunId = string | number | bigint;
+
+function runSegment(kind: 'r' | 't' | 'u', runId: RunId): string {
+  const id = String(runId);
+  if (!RUN_ID.test(id)) throw new InvalidKey(id, 'run id must match [A-Za-z0-9_-]{1,63}');
+  return `${kind}${id}`;
+}
+
 /**
  * The key of a file that belongs to an asset:
  * `projects/<projectId>/assets/<assetId>/<path>`.
@@ -47,8 +70,8 @@ export function checkPrefix(prefix: string): string {
  * assetKey('p1', 'a7', 'tiles/0-0-0.glb'); // 'projects/p1/assets/a7/tiles/0-0-0.glb'
  */
 export function assetKey(projectId: string, assetId: string, path = ''): string {
-  if (!ID.test(projectId)) throw new InvalidKey(String(projectId), 'project id must match [A-Za-z0-9_-]{1,128}');
-  if (!ID.test(assetId)) throw new InvalidKey(String(assetId), 'asset id must match [A-Za-z0-9_-]{1,128}');
+  checkId('project', projectId);
+  checkId('asset', assetId);
   const base = `projects/${projectId}/assets/${assetId}/`;
   if (path === '') return base;
   return checkKey(base + path);
@@ -56,6 +79,116 @@ export function assetKey(projectId: string, assetId: string, path = ''): string 
 
 /** The prefix holding every file of a project: `projects/<projectId>/`. */
 export function projectPrefix(projectId: string): string {
-  if (!ID.test(projectId)) throw new InvalidKey(String(projectId), 'project id must match [A-Za-z0-9_-]{1,128}');
+  checkId('project', projectId);
   return `projects/${projectId}/`;
+}
+
+/**
+ * The prefix of one run of an asset: `projects/<projectId>/assets/<assetId>/<run>/`,
+ * where `run` is one segment of `[A-Za-z0-9_-]{1,64}`. Keys of a run are never
+ * reused by a later run, so what is stored under it never changes (tile URLs
+ * are cacheable) and an earlier run's prefix can be deleted as a whole.
+ * {@link parseAssetRunPrefix} reads it back. Prefer the typed builders below.
+ *
+ * @example
+ * assetRunPrefix('p1', 'a7', 't42'); // 'projects/p1/assets/a7/t42/'
+ */
+export function assetRunPrefix(projectId: string, assetId: string, run: string): string {
+  if (typeof run !== 'string' || !RUN.test(run))
+    throw new InvalidKey(String(run), 'run must match [A-Za-z0-9_-]{1,64}');
+  return `${assetKey(projectId, assetId)}${run}/`;
+}
+
+/**
+ * The prefix of the files (downloads) a processing job writes for an asset:
+ * `projects/<projectId>/assets/<assetId>/r<runId>/`; the run id is the job id.
+ *
+ * @example
+ * runFilesPrefix('p1', 'a7', '42'); // 'projects/p1/assets/a7/r42/'
+ */
+export function runFilesPrefix(projectId: string, assetId: string, runId: RunId): string {
+  return assetRunPrefix(projectId, assetId, runSegment('r', runId));
+}
+
+/**
+ * The key of one file of a processing run: `projects/<projectId>/assets/<assetId>/r<runId>/<fileName>`
+ * (`fileName` may hold sub-folders; every segment is checked as {@link checkKey} does).
+ *
+ * @example
+ * runFileKey('p1', 'a7', '42', 'a7.tif'); // 'projects/p1/assets/a7/r42/a7.tif'
+ */
+export function runFileKey(projectId: string, assetId: string, runId: RunId, fileName: string): string {
+  return checkKey(runFilesPrefix(projectId, assetId, runId) + fileName);
+}
+
+/**
+ * The prefix of the tiles (3D Tiles tileset or raster `{z}/{x}/{y}.png`) a
+ * tiling or processing job writes for an asset: `projects/<projectId>/assets/<assetId>/t<runId>/`;
+ * the run id is the job id. This is what `assets.tiles_prefix` holds and what tile URLs sign.
+ *
+ * @example
+ * runTilesPrefix('p1', 'a7', 42); // 'projects/p1/assets/a7/t42/'
+ */
+export function runTilesPrefix(projectId: string, assetId: string, runId: RunId): string {
+  return assetRunPrefix(projectId, assetId, runSegment('t', runId));
+}
+
+/**
+ * The key an uploaded point cloud is stored under:
+ * `projects/<projectId>/assets/<assetId>/u<uploadId>/input.<extension>`; each
+ * upload gets a fresh id, so a retried upload never overwrites a file in use.
+ *
+ * @example
+ * uploadKey('p1', 'a7', '0a1b2c3d4e5f', 'laz'); // 'projects/p1/assets/a7/u0a1b2c3d4e5f/input.laz'
+ */
+export function uploadKey(projectId: string, assetId: string, uploadId: string, extension: string): string {
+  if (typeof extension !== 'string' || !EXTENSION.test(extension)) {
+    throw new InvalidKey(String(extension), 'extension must match [A-Za-z0-9]{1,16}');
+  }
+  return checkKey(`${assetRunPrefix(projectId, assetId, runSegment('u', uploadId))}input.${extension}`);
+}
+
+/** The parts of a run prefix (see {@link assetRunPrefix}). */
+export interface AssetRunPrefix {
+  projectId: string;
+  assetId: string;
+  /** The run segment as stored: `t42` (tiles), `r42` (files), `u…` (upload), or an older name. */
+  run: string;
+}
+
+/**
+ * Reads back a prefix made by {@link assetRunPrefix} (and so by
+ * {@link runTilesPrefix}, {@link runFilesPrefix}): exactly
+ * `projects/<projectId>/assets/<assetId>/<run>/`, trailing slash included;
+ * null for anything else (never throws).
+ *
+ * @example
+ * parseAssetRunPrefix('projects/p1/assets/a7/t42/'); // { projectId: 'p1', assetId: 'a7', run: 't42' }
+ * parseAssetRunPrefix('projects/p1/assets/a7/');     // null
+ */
+export function parseAssetRunPrefix(prefix: string): AssetRunPrefix | null {
+  if (typeof prefix !== 'string' || !prefix.endsWith('/')) return null;
+  const parts = prefix.slice(0, -1).split('/');
+  if (parts.length !== 5 || parts[0] !== 'projects' || parts[2] !== 'assets') return null;
+  const [, projectId = '', , assetId = '', run = ''] = parts;
+  if (!ID.test(projectId) || !ID.test(assetId) || !RUN.test(run)) return null;
+  return { projectId, assetId, run };
+}
+
+/**
+ * Splits a key (or a URL path that should be one) under a run prefix into the
+ * prefix, its parts, and the rest: `projects/p1/assets/a7/t42/content/0.glb` →
+ * prefix `projects/p1/assets/a7/t42/`, rest `content/0.glb`. Null when the key
+ * does not start with a run prefix or nothing follows it. The rest is not
+ * checked here: the store checks the whole key when it is read.
+ */
+export function splitAssetRunKey(key: string): { prefix: string; rest: string; parts: AssetRunPrefix } | null {
+  if (typeof key !== 'string') return null;
+  const segments = key.split('/');
+  if (segments.length < 6) return null;
+  const prefix = `${segments.slice(0, 5).join('/')}/`;
+  const rest = segments.slice(5).join('/');
+  const parts = parseAssetRunPrefix(prefix);
+  if (!parts || rest === '') return null;
+  return { prefix, rest, parts };
 }

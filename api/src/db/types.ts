@@ -100,25 +100,11 @@ export interface AuthAttemptsTable {
 export type ProjectStatus = 'NONE' | 'PENDING' | 'UPLOADING' | 'UPLOADED' | 'PROCESSING' | 'READY' | 'ERROR';
 /** Layer type (spec §3), in display order. */
 export type LayerType = 'POINT_CLOUD' | 'RASTER' | 'VECTOR' | 'REPORT';
-/** Asset type (spec §3). */
-export type AssetType =
-  | 'POINT_CLOUD'
-  | 'CLASSIFIED_POINT_CLOUD'
-  | 'POWER_LINE'
-  | 'GRID'
-  | 'CONTOUR_LINE'
-  | 'CONTOUR_LINE_MAJOR'
-  | 'CONTOUR_LINE_MINOR'
-  | 'BUILDINGS'
-  | 'TREE_CROWNS'
-  | 'TREE_TOPS'
-  | 'DTM'
-  | 'IMAGERY_DTM'
-  | 'HILLSHADE_DTM'
-  | 'SLOPE_MAP'
-  | 'TOPOGRAPHIC_MAP'
-  | 'FOREST_INVENTORY'
-  | 'PDF_REPORT';
+/**
+ * Asset type: POINT_CLOUD or the asset type of a product of the engine's
+ * registry (`ASSET_TYPES` of engine/src/products/registry.ts; spec §3 names).
+ */
+export type AssetType = string;
 /** Asset status (spec §4). */
 export type AssetStatus =
   | 'NONE'

@@ -1,7 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { ProductDefinition, ProductResult } from '@nuage/engine/core/product.js';
+import { type ProcessingOptions, processingOptionsSchema } from '@nuage/engine/products/options.js';
+import { runProducts } from '@nuage/engine/products/run-products.js';
+import { runFileKey, runFilesPrefix, runTilesPrefix } from '@nuage/tiles-cache';
 import type { Task } from 'graphile-worker';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from '../deps.js';
 import {
   deleteAssetFiles,
   ensureLayer,
@@ -18,47 +22,12 @@ import { recordCharge } from '../db/queries/jobs.queries.js';
 import { findProject } from '../db/queries/projects.queries.js';
 import { mailer } from '../mail/mailer.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
-import { type ProcessingOptions, processingOptionsSchema } from '../services/processing-options.js';
+import { upgradeProcessingOptions } from '../services/processing-options.js';
 import { LAYER_NAMES, LAYER_OF_ASSET } from '../services/project-view.js';
 import { processingRefusal, reserveCredits, standingOf } from '../services/subscription.service.js';
-import { classifyError, defineJobTask, type JobFailure, PermanentJobError } from './job-runner.js';
+import { classifyError, defineJobTask, PermanentJobError } from './job-runner.js';
 import { REFUSAL_CODES, renderProcessingMail } from './processing-mail.js';
-import { PROCESSING_PRODUCTS } from './products/index.js';
-import type { ProcessingProduct, ProductOutput } from './products/product.js';
 import { contentTypeOf, localCopy, uploadFile, uploadFolder } from './store-io.js';
-
-/** Products in an order where every product comes after those it needs; unknown needs are an error. */
-export function orderProducts(products: readonly ProcessingProduct[]): ProcessingProduct[] {
-  const byId = new Map(products.map((p) => [p.id, p]));
-  const out: ProcessingProduct[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (p: ProcessingProduct) => {
-    const s = state.get(p.id);
-    if (s === 'done') return;
-    if (s === 'visiting') throw new Error(`product ${p.id} needs itself (cycle)`);
-    state.set(p.id, 'visiting');
-    for (const need of p.needs) {
-      const dep = byId.get(need);
-      if (!dep) throw new Error(`product ${p.id} needs unknown product ${need}`);
-      visit(dep);
-    }
-    state.set(p.id, 'done');
-    out.push(p);
-  };
-  for (const p of products) visit(p);
-  return out;
-}
-
-/** What one product became in a processing run. */
-interface ProductRun {
-  id: string;
-  assetType: string;
-  assetId: string;
-  status: 'READY' | 'ERROR' | 'SKIPPED';
-  error?: JobFailure;
-  figures?: Record<string, unknown>;
-  ms?: number;
-}
 
 /**
  * Runs every registered product on the project's point cloud with the form's
@@ -94,7 +63,7 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
     async run(ctx) {
       const { job } = ctx;
       const db = deps.database.db;
-      const parsed = processingOptionsSchema.safeParse(job.options ?? {});
+      const parsed = processingOptionsSchema.safeParse(upgradeProcessingOptions(job.options ?? {}));
       if (!parsed.success) {
         throw new PermanentJobError('INVALID_PROCESSING_OPTIONS', parsed.error.issues.map((i) => i.message).join('; '));
       }
@@ -123,75 +92,88 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
       if (refusal) throw new PermanentJobError(refusal.code, refusal.message);
       await ctx.step('startLasDownload', 1);
       const inputPath = await localCopy(deps.storage, input.key, ctx.tmpDir, (f) => ctx.progress(1 + 4 * f));
-      const products = orderProducts(PROCESSING_PRODUCTS).filter((p) => p.enabled?.(options) ?? true);
-      if (products.length === 0) throw new PermanentJobError('NO_PRODUCTS', 'no processing product is available');
-
       const tilerOptions = await tilerOptionsForJobs(deps);
       const sourceName = (cloud.original_filename ?? 'cloud').replace(/\.la[sz]$/i, '') || 'cloud';
-      const values = new Map<string, unknown>();
-      const runs: ProductRun[] = [];
-      const failed = new Set<string>();
-      for (let i = 0; i < products.length; i++) {
-        const product = products[i]!;
-        const span = 90 / products.length;
-        const start = 5 + i * span;
-        await ctx.step(product.id, start);
-        const layerType = LAYER_OF_ASSET[product.assetType];
-        const layer = await ensureLayer(db, cloud.project_id, layerType, LAYER_NAMES[layerType]);
+      const projectId = cloud.project_id;
+      const assetIds = new Map<string, string>();
+      const assetOf = async (product: ProductDefinition, status: 'PROCESSING' | 'ERROR') => {
+        const layerType = LAYER_OF_ASSET[product.assetType]!;
+        const layer = await ensureLayer(db, projectId, layerType, LAYER_NAMES[layerType]);
         const asset = await upsertAsset(db, {
-          projectId: cloud.project_id,
+          projectId,
           layerId: layer.id,
           type: product.assetType,
-          name: product.name,
-          status: 'PROCESSING',
+          name: product.title,
+          status,
         });
-        const missing = product.needs.filter((n) => failed.has(n) || !values.has(n));
-        if (missing.length > 0) {
-          const error = { code: 'DEPENDENCY_FAILED', message: `needs ${missing.join(', ')}, which failed` };
-          await setAssetStatus(db, asset.id, 'ERROR', error);
-          failed.add(product.id);
-          runs.push({ id: product.id, assetType: product.assetType, assetId: asset.id, status: 'ERROR', error });
-          continue;
-        }
-        const workDir = path.join(ctx.tmpDir, product.id);
-        await mkdir(workDir, { recursive: true });
-        const t0 = performance.now();
-        try {
-          const output = await product.run({
-            inputPath,
-            epsg: cloud.epsg_code,
-            options,
-            workDir,
-            tmpDir: ctx.tmpDir,
-            signal: ctx.signal,
-            progress: (f) => ctx.progress(start + span * 0.9 * Math.max(0, Math.min(1, f))),
-            log: ctx.log.child({ product: product.id }),
-            inputs: new Map(product.needs.map((n) => [n, values.get(n)])),
-            tilerOptions,
-            sourceName,
-          });
-          await ctx.step(`${product.id}:storing`, start + span * 0.9);
-          await storeOutput(deps, job, asset.id, cloud.project_id, output);
-          values.set(product.id, output.value ?? true);
-          runs.push({
-            id: product.id,
-            assetType: product.assetType,
-            assetId: asset.id,
-            status: 'READY',
-            ms: Math.round(performance.now() - t0),
-            ...(output.figures ? { figures: output.figures } : {}),
-          });
-        } catch (err) {
-          const f = classifyError(err);
-          if (f.cancelled || ctx.signal.aborted) throw err;
-          ctx.log.error({ err, product: product.id }, 'product failed');
-          const error = { code: f.code, message: f.message };
-          await setAssetStatus(db, asset.id, 'ERROR', error);
-          failed.add(product.id);
-          runs.push({ id: product.id, assetType: product.assetType, assetId: asset.id, status: 'ERROR', error });
-        }
-      }
-
+        assetIds.set(product.id, asset.id);
+        return asset.id;
+      };
+      const outDir = path.join(ctx.tmpDir, 'products');
+      let percentage = 5;
+      const outcome = await runProducts({
+        input: {
+          path: inputPath,
+          name: cloud.original_filename ?? path.basename(inputPath),
+          ...(cloud.epsg_code ? { epsg: cloud.epsg_code } : {}),
+        },
+        options,
+        outDir,
+        tmpDir: ctx.tmpDir,
+        sourceName,
+        tilerOptions,
+        signal: ctx.signal,
+        progress: (f) => {
+          percentage = 5 + 90 * f;
+          ctx.progress(percentage);
+        },
+        log: (message, data) => ctx.log.info(data ?? {}, message),
+        hooks: {
+          // A retried run keeps what it already stored: products READY with files of this job are not made again.
+          done: async (product) => {
+            if (product.asset === false) return null;
+            const asset = await deps.database.db
+              .selectFrom('assets')
+              .selectAll()
+              .where('project_id', '=', projectId)
+              .where('type', '=', product.assetType)
+              .executeTakeFirst();
+            if (asset?.status !== 'READY') return null;
+            const files = await listAssetFiles(db, [asset.id]);
+            const ofThisRun =
+              asset.tiles_prefix === runTilesPrefix(projectId, asset.id, job.id) ||
+              (files.length > 0 && files.every((f) => f.key.startsWith(runFilesPrefix(projectId, asset.id, job.id))));
+            if (!ofThisRun) return null;
+            assetIds.set(product.id, asset.id);
+            return async () => {
+              const dir = path.join(ctx.tmpDir, 'restored', product.id);
+              await mkdir(dir, { recursive: true });
+              return Promise.all(
+                files.map(async (f) => ({
+                  path: await localCopy(deps.storage, f.key, dir),
+                  extension: f.extension,
+                })),
+              );
+            };
+          },
+          starting: async (product) => {
+            await ctx.step(product.id, percentage);
+            if (product.asset !== false) await assetOf(product, 'PROCESSING');
+          },
+          finished: async (product, result) => {
+            if (product.asset === false) return;
+            await ctx.step(`${product.id}:storing`);
+            await storeOutput(deps, job, assetIds.get(product.id)!, projectId, sourceName, result);
+          },
+          failed: async (product, error) => {
+            if (product.asset === false) return;
+            const f = classifyError(error);
+            const assetId = assetIds.get(product.id) ?? (await assetOf(product, 'ERROR'));
+            await setAssetStatus(db, assetId, 'ERROR', { code: f.code, message: f.message });
+          },
+        },
+      });
+      const runs = outcome.runs;
       const errors = runs.filter((r) => r.status === 'ERROR');
       if (errors.length > 0) {
         throw new PermanentJobError(
@@ -205,7 +187,7 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
       const project = await findProject(db, cloud.project_id);
       const hectares = project?.area_hectares ?? 0;
       return {
-        result: { products: runs, chargedHectares: hectares },
+        result: { products: runs, manifest: outcome.manifest, chargedHectares: hectares },
         async commit(trx) {
           await recordCharge(trx, {
             key: `processing:${job.id}`,
@@ -239,33 +221,33 @@ async function storeOutput(
   job: JobRow,
   assetId: string,
   projectId: string,
-  output: ProductOutput,
+  sourceName: string,
+  output: ProductResult,
 ): Promise<void> {
   const store = deps.storage.objects;
-  const filesPrefix = `projects/${projectId}/assets/${assetId}/r${job.id}/`;
   const stored: Array<{ extension: string; key: string; fileName: string; size: number; contentType: string }> = [];
   let bytes = 0;
   for (const f of output.files) {
-    const key = `${filesPrefix}${assetId}.${f.extension}`;
+    const key = runFileKey(projectId, assetId, job.id, `${assetId}.${f.extension}`);
     const size = await uploadFile(store, f.path, key);
     bytes += size;
     stored.push({
       extension: f.extension,
       key,
-      fileName: f.fileName,
+      fileName: `${sourceName}-${path.basename(f.path)}`,
       size,
       contentType: contentTypeOf(f.path),
     });
   }
   let tilesPrefix: string | null = null;
-  if (output.tilesDir) {
-    tilesPrefix = `projects/${projectId}/assets/${assetId}/t${job.id}/`;
-    bytes += (await uploadFolder(store, output.tilesDir, tilesPrefix)).bytes;
+  if (output.tiles) {
+    tilesPrefix = runTilesPrefix(projectId, assetId, job.id);
+    bytes += (await uploadFolder(store, output.tiles.dir, tilesPrefix)).bytes;
   }
   const before = await findAsset(deps.database.db, assetId);
   const oldFiles = await listAssetFiles(deps.database.db, [assetId]);
   await deps.database.db.transaction().execute(async (trx) => {
-    if (output.features) await replaceFeatures(trx, assetId, output.features);
+    if (output.features) await replaceFeatures(trx, assetId, output.features());
     await deleteAssetFiles(trx, assetId);
     for (const s of stored) await putAssetFile(trx, { assetId, ...s });
     await updateAsset(trx, assetId, {

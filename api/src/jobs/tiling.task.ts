@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { tilePointCloud } from '@nuage/engine/tiler/tile-point-cloud.js';
+import { runTilesPrefix } from '@nuage/tiles-cache';
 import type { Task } from 'graphile-worker';
 import type { AppDeps } from '../context.js';
 import { findAsset, listAssetFiles, setAssetStatus, updateAsset } from '../db/queries/assets.queries.js';
@@ -60,7 +61,7 @@ export function tilingTask(deps: AppDeps, workerId: string): Task {
         tmpDir: ctx.tmpDir,
       });
       await ctx.step('optimizing', 80);
-      const prefix = `projects/${asset.project_id}/assets/${asset.id}/t${job.id}/`;
+      const prefix = runTilesPrefix(asset.project_id, asset.id, job.id);
       await ctx.step('uploadingToBucket', 82);
       const uploaded = await uploadFolder(deps.storage.objects, outDir, prefix, {
         signal: ctx.signal,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from '../deps.js';
 import type { MailContent } from './mail.templates.js';
 
 /** Sends mail: through SMTP_URL, or into `<DATA_DIR>/outbox/*.eml` when SMTP_URL is not set. */

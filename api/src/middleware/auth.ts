@@ -1,26 +1,15 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
+import type { AuthContext, AuthUser, Role } from '../auth.types.js';
 import type { Config } from '../config.js';
-import type { AppDeps, AppEnv } from '../context.js';
+import type { AppEnv } from '../context.js';
+import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { type AuthUser, authenticate, type Role } from '../services/auth.service.js';
+import { authenticate } from '../services/auth.service.js';
 import type { SessionClaims } from '../services/token.service.js';
 
-export type { AuthUser, Role };
-
-/** Where a request's session token came from. */
-export type TokenSource = 'bearer' | 'cookie';
-
-/** The lazily resolved session of a request (`c.get('auth')`). */
-export interface AuthContext {
-  /** The token the request carries (Authorization: Bearer first, then the session cookie). */
-  readonly token: { value: string; source: TokenSource } | null;
-  /** Verifies the token once per request; throws 401 with the reason when there is no valid session. */
-  user(): Promise<AuthUser>;
-  /** Like user(), but null instead of a 401 (for routes open to visitors). */
-  optionalUser(): Promise<AuthUser | null>;
-}
+export type { AuthContext, AuthUser, Role, TokenSource } from '../auth.types.js';
 
 /** Name of the session cookie; `__Host-` (Secure, Path=/, no Domain) when PUBLIC_URL is https. */
 export function sessionCookieName(config: Config): string {

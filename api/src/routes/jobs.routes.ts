@@ -1,11 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { PRODUCTS } from '@nuage/engine/products/registry.js';
 import type { AppDeps } from '../context.js';
 import { requireUser } from '../middleware/auth.js';
 import { createRouteGroup } from '../openapi/route-group.js';
 import { errorResponses, jsonBody, jsonResponse, SESSION_SECURITY } from '../openapi/schemas.js';
 import { projectFor, userViewer } from '../services/access.service.js';
 import { listJobsPage, requestProcessing } from '../services/jobs.service.js';
-import { IdSchema, JobSchema, ProcessingOptionsBodySchema } from './projects.schemas.js';
+import { IdSchema, JobSchema, ProcessingOptionsBodySchema, ProductInfoSchema } from './projects.schemas.js';
 
 const TAG = ['Processing'];
 const AUTH = { 401: ['UNAUTHORIZED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'TOKEN_REVOKED'] } as const;
@@ -56,9 +57,35 @@ const projectJobsRoute = createRoute({
   },
 });
 
+const productsRoute = createRoute({
+  method: 'get',
+  path: '/processing/products',
+  tags: TAG,
+  summary: 'The products a processing run can make (the engine’s product registry)',
+  description:
+    'Each product with its asset type, layer, how the viewer shows it, the products it needs and the processing options it reads; in the asset sort order of spec §3. Public: it describes the service, not a user’s data.',
+  responses: {
+    200: jsonResponse(z.object({ results: z.array(ProductInfoSchema) }).openapi('ProductList'), 'The products'),
+  },
+});
+
 /** Processing requests and the job list of a project. */
 export function jobsRoutes(deps: AppDeps) {
   const app = createRouteGroup();
+
+  app.openapi(productsRoute, (c) => {
+    const results = PRODUCTS.map((p) => ({
+      id: p.id,
+      assetType: p.assetType,
+      title: p.title,
+      layer: p.layer,
+      display: p.display,
+      needs: [...p.needs],
+      options: [...p.options],
+    }));
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.json({ results }, 200);
+  });
 
   app.openapi(processRoute, async (c) => {
     const { id } = c.req.valid('param');

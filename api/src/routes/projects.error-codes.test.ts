@@ -57,7 +57,7 @@ describe('projects error codes', () => {
 });
 
 /** Processing options of the tests: coarse, so a processing that does run is short. */
-const OPTIONS = { dtmResolution: 200, contourMinorInterval: 100, contourMajorInterval: 500, gridResolution: 2000 };
+const OPTIONS = { dtmResolutionCm: 200, contourMinorCm: 100, contourMajorCm: 500, gridResolutionCm: 2000 };
 
 describe('spec §8 upload and processing errors, each triggered through the real API', () => {
   let t: TestApp;

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { OPTION_FIELDS, OPTION_NAMES, type OptionField, type OptionName } from '@nuage/engine/products/options.js';
 
 /** Shapes of the projects area (projects, layers, assets, jobs) for the OpenAPI document. */
 
@@ -7,27 +8,18 @@ export const IdSchema = z
   .regex(/^\d{1,18}$/)
   .openapi({ description: 'Numeric id (as a string).', example: '42' });
 
-export const ASSET_TYPES = [
-  'POINT_CLOUD',
-  'CLASSIFIED_POINT_CLOUD',
-  'POWER_LINE',
-  'GRID',
-  'CONTOUR_LINE',
-  'CONTOUR_LINE_MAJOR',
-  'CONTOUR_LINE_MINOR',
-  'BUILDINGS',
-  'TREE_CROWNS',
-  'TREE_TOPS',
-  'DTM',
-  'IMAGERY_DTM',
-  'HILLSHADE_DTM',
-  'SLOPE_MAP',
-  'TOPOGRAPHIC_MAP',
-  'FOREST_INVENTORY',
-  'PDF_REPORT',
-] as const;
-
-export const AssetTypeSchema = z.enum(ASSET_TYPES).openapi('AssetType');
+/**
+ * Asset types are those of the engine's product registry (and POINT_CLOUD):
+ * a shape here, so that a new product changes no generated file;
+ * `GET /api/processing/products` lists them.
+ */
+export const AssetTypeSchema = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9_]{1,39}$/)
+  .openapi('AssetType', {
+    description: 'POINT_CLOUD or the asset type of a product of GET /api/processing/products.',
+    example: 'DTM',
+  });
 
 export const AssetStatusSchema = z
   .enum(['NONE', 'UPLOADING', 'UPLOADED', 'PROCESSING', 'ABORTED', 'EXTRACTING_METADATA', 'TILING', 'READY', 'ERROR'])
@@ -67,6 +59,9 @@ export const AssetSchema = z
     name: z.string(),
     storage: z.enum(['CESIUM_ION', 'CUSTOM_TILING']),
     tilingType: z.enum(['GOCESIUM_TILER', 'PY3DTILES']).nullable(),
+    display: z.enum(['pointCloud', 'raster', 'vector', 'download']).openapi({
+      description: 'How a viewer shows it (product registry): 3D Tiles, raster tiles, OGC features or a download.',
+    }),
     accessUrl: z.string().nullable().openapi({
       description:
         'When READY: signed URL of tileset.json (point clouds) or of the `{z}/{x}/{y}.png` template (rasters); expires after 6 h.',
@@ -177,20 +172,62 @@ export const JobSchema = z
   })
   .openapi('Job');
 
-/** Processing form options (spec §2, ranges of §5, centimetres); every field optional (defaults apply). */
+function optionSchema(name: OptionName) {
+  const f: OptionField = OPTION_FIELDS[name];
+  switch (f.kind) {
+    case 'centimetres':
+      return z
+        .number()
+        .min(f.min)
+        .max(f.max)
+        .optional()
+        .openapi({ description: `${f.min}–${f.max} cm (default ${f.default}).` });
+    case 'centimetreList':
+      return z
+        .array(z.number().min(f.min).max(f.max))
+        .min(f.minItems)
+        .max(f.maxItems)
+        .optional()
+        .openapi({
+          description: `${f.minItems}–${f.maxItems} radii of ${f.min}–${f.max} cm (default ${f.default.join(', ')}).`,
+        });
+    case 'choice':
+      return z
+        .enum(f.choices as [string, ...string[]])
+        .optional()
+        .openapi({ description: `Default ${f.default}.` });
+  }
+}
+
+/**
+ * Processing options (spec §2, ranges of §5, centimetres), made from the
+ * engine's option descriptors; every field optional (defaults apply). The
+ * service validates with the engine's own schema.
+ */
 export const ProcessingOptionsBodySchema = z
   .object({
-    dtmResolution: z.number().optional().openapi({ description: '20–3000 cm (default 50).' }),
-    shadedDtm: z.boolean().optional(),
-    contours: z.boolean().optional(),
-    contourMinorInterval: z.number().optional().openapi({ description: '10–1000 cm (default 50).' }),
-    contourMajorInterval: z.number().optional().openapi({ description: '10–1000 cm, > minor (default 250).' }),
-    gridResolution: z.number().optional().openapi({ description: '100–10000 cm (default 1000).' }),
-    powerLineBufferZones: z.array(z.number()).optional().openapi({ description: '1–3 radii of 100–1000 cm.' }),
-    clearanceZoneHeight: z.number().optional().openapi({ description: '100–10000 cm.' }),
-    treeFallHeightBuffer: z.number().optional().openapi({ description: '10–1000 cm.' }),
-    crownShape: z.enum(['NARROW', 'WIDE']).optional(),
-    buildingSimplification: z.enum(['RURAL', 'URBAN']).optional(),
+    ...Object.fromEntries(OPTION_NAMES.map((n) => [n, optionSchema(n)])),
+    products: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .openapi({ description: 'Product ids to make (with what they need); every product when absent.' }),
   })
+  // Unknown fields reach the service, which refuses them by name (INVALID_PROCESSING_OPTIONS).
   .passthrough()
-  .openapi('ProcessingOptions');
+  .openapi('ProcessingOptions', {
+    description: `The major contour interval must be greater than the minor one. Fields: ${OPTION_NAMES.join(', ')}.`,
+  });
+
+/** One product of the registry (GET /processing/products). */
+export const ProductInfoSchema = z
+  .object({
+    id: z.string().openapi({ example: 'hillshade' }),
+    assetType: AssetTypeSchema,
+    title: z.string(),
+    layer: z.enum(['POINT_CLOUD', 'RASTER', 'VECTOR', 'REPORT']),
+    display: z.enum(['pointCloud', 'raster', 'vector', 'download']),
+    needs: z.array(z.string()),
+    options: z.array(z.string()),
+  })
+  .openapi('ProductInfo');

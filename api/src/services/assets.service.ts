@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EngineError } from '@nuage/engine/core/errors.js';
 import { crsFromEpsg, resolveCrs } from '@nuage/engine/crs/index.js';
 import { readLasHeader } from '@nuage/engine/readers/index.js';
-import { assetKey } from '@nuage/tiles-cache';
+import { assetKey, uploadKey } from '@nuage/tiles-cache';
 import type { AppDeps } from '../context.js';
 import {
   type AssetRow,
@@ -28,7 +28,7 @@ import { storeSource } from '../jobs/store-io.js';
 import { canRead, canWrite, projectOfShareToken, type Viewer } from './access.service.js';
 import { queueNewJob } from './jobs.service.js';
 import { checkUpload } from './limits.service.js';
-import { processingOptionsSchema } from './processing-options.js';
+import { parseProcessingOptions } from './processing-options.js';
 import { type AssetDto, assetDto } from './project-view.js';
 import { grantForViewer } from './share-grants.service.js';
 import { expiresIn, hashToken, notExpired, randomToken, signer } from './signing.service.js';
@@ -311,7 +311,7 @@ export async function storeUpload(
 ): Promise<UploadResult> {
   const db = deps.database.db;
   const ext = /\.laz$/i.test(asset.original_filename ?? '') ? 'laz' : 'las';
-  const key = assetKey(asset.project_id, asset.id, `u${randomBytes(6).toString('hex')}/input.${ext}`);
+  const key = uploadKey(asset.project_id, asset.id, randomBytes(6).toString('hex'), ext);
   let received = 0;
   async function* limited(src: AsyncIterable<Uint8Array>) {
     for await (const chunk of src) {
@@ -426,12 +426,7 @@ export async function startTiling(
   }
   let options: unknown;
   if (req.processingOptions !== undefined) {
-    const parsed = processingOptionsSchema.safeParse(req.processingOptions);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new AppError(400, 'INVALID_PROCESSING_OPTIONS', `${issue.path.join('.') || 'options'}: ${issue.message}`);
-    }
-    options = parsed.data;
+    options = parseProcessingOptions(req.processingOptions);
   }
   const standing = await standingOf(deps, asset.owner_id);
   const refusal = uploadRefusal(standing) ?? (options !== undefined ? processingRefusal(standing, null) : null);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../context.js';
+import type { AuthUser, Role } from '../auth.types.js';
 import {
   consumeToken,
   findUsableToken,
@@ -18,6 +18,7 @@ import {
   setPassword,
   type UserRow,
 } from '../db/queries/users.queries.js';
+import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { renderMail } from '../mail/mail.templates.js';
 import { mailer } from '../mail/mailer.js';
@@ -33,19 +34,8 @@ import {
   tokenService,
 } from './token.service.js';
 
-/** Roles of spec §6. */
-export type Role = 'user' | 'admin';
-
-/** The user of a verified session (`c.get('user')`). */
-export interface AuthUser {
-  id: string;
-  email: string;
-  roles: Role[];
-  preferLanguage: Language;
-  session: SessionClaims;
-  /** How the token arrived: the web app's cookie or an API client's bearer header. */
-  via: 'bearer' | 'cookie';
-}
+// Roles of spec §6 and the user of a verified session: defined in auth.types.ts (types only).
+export type { AuthUser, Role } from '../auth.types.js';
 
 /** Reset links work for one hour (and once). */
 export const RESET_TOKEN_MINUTES = 60;

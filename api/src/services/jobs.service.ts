@@ -18,7 +18,12 @@ import type { Database, JobKind, JobState } from '../db/types.js';
 import { AppError } from '../errors.js';
 import { ensureQueue, MAX_ATTEMPTS } from '../jobs/queue.js';
 import { projectFor, type Viewer } from './access.service.js';
-import { type ProcessingOptions, processingOptionsSchema } from './processing-options.js';
+import {
+  makesProduct,
+  type ProcessingOptions,
+  parseProcessingOptions,
+  upgradeProcessingOptions,
+} from './processing-options.js';
 import { processingRefusal, reserveCredits, standingOf } from './subscription.service.js';
 
 /**
@@ -62,14 +67,7 @@ export async function requestProcessing(
   rawOptions: unknown,
 ): Promise<JobDto> {
   const project = await projectFor(deps, viewer, projectId, 'write');
-  const parsed = processingOptionsSchema.safeParse(rawOptions ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError(400, 'INVALID_PROCESSING_OPTIONS', `${issue.path.join('.') || 'options'}: ${issue.message}`, {
-      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-    });
-  }
-  const options: ProcessingOptions = parsed.data;
+  const options: ProcessingOptions = parseProcessingOptions(rawOptions);
   await ensureQueue(deps);
   const job = await deps.database.db.transaction().execute(async (trx) => {
     await lockProject(trx, project.id);
@@ -165,7 +163,7 @@ export interface JobDto {
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 export function jobDto(row: JobListRow): JobDto {
-  const o = (row.options ?? null) as Partial<ProcessingOptions> | null;
+  const o = upgradeProcessingOptions(row.options ?? null) as Partial<ProcessingOptions> | null;
   const metadata = row.result as { memoryGb?: number } | null;
   return {
     id: row.id,
@@ -183,14 +181,14 @@ export function jobDto(row: JobListRow): JobDto {
     user: row.user_email,
     area: row.area_hectares,
     epsg: row.asset_epsg ?? row.project_epsg,
-    dtmResolution: o?.dtmResolution ?? null,
-    shadedDtm: o?.shadedDtm ?? null,
-    contours: o?.contours ?? null,
+    dtmResolution: o?.dtmResolutionCm ?? null,
+    shadedDtm: o ? makesProduct(o, 'hillshade') : null,
+    contours: o ? makesProduct(o, 'contours') : null,
     contourResolution:
-      o?.contourMinorInterval !== undefined && o.contourMajorInterval !== undefined
-        ? { minor: o.contourMinorInterval, major: o.contourMajorInterval }
+      o?.contourMinorCm !== undefined && o.contourMajorCm !== undefined
+        ? { minor: o.contourMinorCm, major: o.contourMajorCm }
         : null,
-    gridResolution: o?.gridResolution ?? null,
+    gridResolution: o?.gridResolutionCm ?? null,
     buildingSimplification: o?.buildingSimplification ?? null,
     options: row.options,
     result: row.result,

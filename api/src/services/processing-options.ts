@@ -1,41 +1,75 @@
-import { contourIntervalCm, dtmResolutionCm, gridResolutionCm } from '@nuage/engine/products/terrain-options.js';
-import { z } from 'zod';
+import { InvalidInput } from '@nuage/engine/core/errors.js';
+import {
+  type ProcessingOptions,
+  type ProcessingOptionsInput,
+  processingOptionsSchema,
+} from '@nuage/engine/products/options.js';
+import { PRODUCT_IDS, PRODUCTS } from '@nuage/engine/products/registry.js';
+import { productClosure } from '@nuage/engine/products/run-products.js';
+import { AppError } from '../errors.js';
+
+export type { ProcessingOptions, ProcessingOptionsInput };
+
+/** Option names of jobs queued before the product registry, and their names now. */
+const RENAMED: Record<string, string> = {
+  dtmResolution: 'dtmResolutionCm',
+  contourMinorInterval: 'contourMinorCm',
+  contourMajorInterval: 'contourMajorCm',
+  gridResolution: 'gridResolutionCm',
+  powerLineBufferZones: 'powerLineBuffersCm',
+  clearanceZoneHeight: 'clearanceHeightCm',
+  treeFallHeightBuffer: 'treeFallHeightBufferCm',
+};
 
 /**
- * Options of the processing form (spec §2) with the exact ranges of spec §5,
- * in centimetres. The terrain ranges are the engine's own schemas, so the form,
- * the API, the job and the CLI refuse the same values.
+ * Options of a job row as the registry names them: rows queued before the
+ * registry used other names and two switches (`shadedDtm`, `contours`), which
+ * become a product selection. Requests must use the new names.
  */
-export const processingOptionsSchema = z
-  .object({
-    /** DTM cell size, 20–3000 cm. */
-    dtmResolution: dtmResolutionCm.default(50),
-    /** Compute the shaded DTM (hillshade) and slope. */
-    shadedDtm: z.boolean().default(true),
-    /** Compute contour lines. */
-    contours: z.boolean().default(true),
-    /** Minor contour interval, 10–1000 cm. */
-    contourMinorInterval: contourIntervalCm.default(50),
-    /** Major contour interval, 10–1000 cm, greater than the minor one. */
-    contourMajorInterval: contourIntervalCm.default(250),
-    /** Point grid cell, 100–10000 cm. */
-    gridResolution: gridResolutionCm.default(1000),
-    /** Power-line buffer zones: 1 to 3 radii of 100–1000 cm. */
-    powerLineBufferZones: z.array(z.number().min(100).max(1000)).min(1).max(3).default([300, 600, 900]),
-    /** Clearance zone height, 100–10000 cm. */
-    clearanceZoneHeight: z.number().min(100).max(10000).default(300),
-    /** Tree-fall height buffer, 10–1000 cm. */
-    treeFallHeightBuffer: z.number().min(10).max(1000).default(100),
-    crownShape: z.enum(['NARROW', 'WIDE']).default('NARROW'),
-    buildingSimplification: z.enum(['RURAL', 'URBAN']).default('RURAL'),
-  })
-  .strict()
-  .refine((o) => o.contourMajorInterval > o.contourMinorInterval, {
-    path: ['contourMajorInterval'],
-    message: 'the major contour interval must be greater than the minor one',
-  });
+export function upgradeProcessingOptions(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const o = raw as Record<string, unknown>;
+  if (!Object.keys(o).some((k) => k in RENAMED || k === 'shadedDtm' || k === 'contours')) return raw;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'shadedDtm' || k === 'contours') continue;
+    out[RENAMED[k] ?? k] = v;
+  }
+  const off = new Set<string>();
+  if (o.shadedDtm === false) off.add('hillshade');
+  if (o.contours === false) for (const id of ['contours', 'contours-major', 'contours-minor']) off.add(id);
+  if (off.size > 0 && out.products === undefined) out.products = PRODUCT_IDS.filter((id) => !off.has(id));
+  return out;
+}
 
-/** Validated processing options (every field set). */
-export type ProcessingOptions = z.output<typeof processingOptionsSchema>;
-/** Processing options as a client sends them (every field optional). */
-export type ProcessingOptionsInput = z.input<typeof processingOptionsSchema>;
+/**
+ * Validates processing options (spec §5 ranges, names of the registry); a bad
+ * value is a 400 INVALID_PROCESSING_OPTIONS naming the field, with every issue
+ * in `details.issues`.
+ */
+export function parseProcessingOptions(raw: unknown): ProcessingOptions {
+  const parsed = processingOptionsSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join('.') || 'options';
+    throw new AppError(400, 'INVALID_PROCESSING_OPTIONS', `${field}: ${issue.message}`, {
+      field,
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    });
+  }
+  try {
+    productClosure(parsed.data.products);
+  } catch (error) {
+    if (error instanceof InvalidInput) {
+      throw new AppError(400, 'INVALID_PROCESSING_OPTIONS', error.message, { field: 'products' });
+    }
+    throw error;
+  }
+  return parsed.data;
+}
+
+/** Whether a run with these options makes a product (it or a product needing it is selected). */
+export function makesProduct(options: Partial<ProcessingOptions> | null, id: string): boolean {
+  if (!options?.products) return true;
+  return productClosure(options.products, PRODUCTS).some((p) => p.id === id);
+}

@@ -1,3 +1,10 @@
+import {
+  ASSET_TYPES as ASSET_ORDER,
+  DISPLAY_OF_ASSET,
+  LAYER_OF_ASSET,
+  LAYER_ORDER,
+} from '@nuage/engine/products/registry.js';
+
 import type { AppDeps } from '../context.js';
 import type { AssetFileRow, AssetRow, LayerRow } from '../db/queries/assets.queries.js';
 import type { JobRow } from '../db/queries/jobs.queries.js';
@@ -5,50 +12,8 @@ import type { ProjectRow } from '../db/queries/projects.queries.js';
 import type { AssetStatus, AssetType, JobKind, JobState, LayerType, ProjectStatus } from '../db/types.js';
 import { signedTilesBase } from './tiles.service.js';
 
-/** Layer order of spec §3. */
-export const LAYER_ORDER: readonly LayerType[] = ['POINT_CLOUD', 'RASTER', 'VECTOR', 'REPORT'];
-
-/** Asset sort order of spec §3 (contour variants sit with contours). */
-export const ASSET_ORDER: readonly AssetType[] = [
-  'POINT_CLOUD',
-  'CLASSIFIED_POINT_CLOUD',
-  'POWER_LINE',
-  'GRID',
-  'CONTOUR_LINE',
-  'CONTOUR_LINE_MAJOR',
-  'CONTOUR_LINE_MINOR',
-  'BUILDINGS',
-  'TREE_CROWNS',
-  'TREE_TOPS',
-  'DTM',
-  'IMAGERY_DTM',
-  'HILLSHADE_DTM',
-  'TOPOGRAPHIC_MAP',
-  'SLOPE_MAP',
-  'FOREST_INVENTORY',
-  'PDF_REPORT',
-];
-
-/** The layer each asset type lives in. */
-export const LAYER_OF_ASSET: Record<AssetType, LayerType> = {
-  POINT_CLOUD: 'POINT_CLOUD',
-  CLASSIFIED_POINT_CLOUD: 'POINT_CLOUD',
-  POWER_LINE: 'VECTOR',
-  GRID: 'VECTOR',
-  CONTOUR_LINE: 'VECTOR',
-  CONTOUR_LINE_MAJOR: 'VECTOR',
-  CONTOUR_LINE_MINOR: 'VECTOR',
-  BUILDINGS: 'VECTOR',
-  TREE_CROWNS: 'VECTOR',
-  TREE_TOPS: 'VECTOR',
-  DTM: 'RASTER',
-  IMAGERY_DTM: 'RASTER',
-  HILLSHADE_DTM: 'RASTER',
-  SLOPE_MAP: 'RASTER',
-  TOPOGRAPHIC_MAP: 'VECTOR',
-  FOREST_INVENTORY: 'REPORT',
-  PDF_REPORT: 'REPORT',
-};
+/** Layer order, asset sort order and the layer of each asset type: the engine's product registry (spec §3). */
+export { ASSET_ORDER, LAYER_OF_ASSET, LAYER_ORDER };
 
 /** Default layer names. */
 export const LAYER_NAMES: Record<LayerType, string> = {
@@ -57,9 +22,6 @@ export const LAYER_NAMES: Record<LayerType, string> = {
   VECTOR: 'Vectors',
   REPORT: 'Reports',
 };
-
-/** Asset types whose tiles are a 3D Tiles tileset (the others with tiles are XYZ rasters). */
-const TILESET_TYPES = new Set<AssetType>(['POINT_CLOUD', 'CLASSIFIED_POINT_CLOUD']);
 
 export interface AssetFileDto {
   extension: string;
@@ -75,6 +37,8 @@ export interface AssetDto {
   name: string;
   storage: 'CESIUM_ION' | 'CUSTOM_TILING';
   tilingType: 'GOCESIUM_TILER' | 'PY3DTILES' | null;
+  /** How the viewer shows it (from the product registry): 3D Tiles, raster tiles, features, or a download. */
+  display: 'pointCloud' | 'raster' | 'vector' | 'download';
   /** Signed URL of the tileset.json (3D Tiles) or `{z}/{x}/{y}.png` template (raster tiles) when READY. */
   accessUrl: string | null;
   files: AssetFileDto[];
@@ -174,7 +138,7 @@ export async function assetDto(
 ): Promise<AssetDto> {
   let accessUrl: string | null = null;
   if (a.status === 'READY' && a.tiles_prefix) {
-    const tileset = TILESET_TYPES.has(a.type);
+    const tileset = DISPLAY_OF_ASSET[a.type] === 'pointCloud';
     const base = await signedTilesBase(deps, a.tiles_prefix, undefined, tileset ? 's' : 'raster', grant);
     accessUrl = tileset ? `${base}tileset.json` : `${base}{z}/{x}/{y}.png`;
   }
@@ -186,6 +150,7 @@ export async function assetDto(
     name: a.name,
     storage: a.storage,
     tilingType: a.tiling_type,
+    display: DISPLAY_OF_ASSET[a.type] ?? 'download',
     accessUrl,
     files: files
       .filter((f) => f.asset_id === a.id)

@@ -1,3 +1,4 @@
+import { parseAssetRunPrefix, splitAssetRunKey } from '@nuage/tiles-cache';
 import type { AppDeps } from '../context.js';
 import { isShareGrantId, projectOfGrant, SHARE_GRANT_TTL_MS, shareGrants } from './share-grants.service.js';
 import { expiresIn, notExpired, signer } from './signing.service.js';
@@ -32,17 +33,13 @@ import { expiresIn, notExpired, signer } from './signing.service.js';
 /** Lifetime of a tile or download URL (6 hours: a viewing session). */
 export const TILE_URL_SECONDS = 6 * 3600;
 
-/** A tile prefix: `projects/<pid>/assets/<aid>/<run>/` (what tiling writes under). */
-const PREFIX = /^projects\/[A-Za-z0-9_-]{1,128}\/assets\/[A-Za-z0-9_-]{1,128}\/[A-Za-z0-9_-]{1,64}\/$/;
-
-/** Splits a tile path into its signed prefix (`projects/<pid>/assets/<aid>/<run>/`) and the rest. */
+/**
+ * Splits a tile path into its signed prefix (`projects/<pid>/assets/<aid>/<run>/`, what
+ * tiling writes under: tiles-cache's runTilesPrefix) and the rest.
+ */
 export function splitTilePath(path: string): { prefix: string; rest: string } | null {
-  const parts = path.split('/');
-  if (parts.length < 6) return null;
-  const prefix = `${parts.slice(0, 5).join('/')}/`;
-  const rest = parts.slice(5).join('/');
-  if (!PREFIX.test(prefix) || rest === '') return null;
-  return { prefix, rest };
+  const split = splitAssetRunKey(path);
+  return split && { prefix: split.prefix, rest: split.rest };
 }
 
 /**
@@ -74,8 +71,8 @@ async function grantStands(deps: AppDeps, grant: string | null | undefined): Pro
   return (await shareGrants(deps).isValid(grant)) ? 'ok' : 'revoked';
 }
 
-/** The project id of a tile prefix. */
-const projectOfPrefix = (prefix: string) => prefix.split('/')[1];
+/** The project id of a tile prefix (undefined when it is not one). */
+const projectOfPrefix = (prefix: string) => parseAssetRunPrefix(prefix)?.projectId;
 
 /**
  * The signed base URL of a tile prefix (ends with a slash); append
@@ -90,8 +87,9 @@ export async function signedTilesBase(
   kind: 's' | 'raster' = 's',
   grant?: string,
 ): Promise<string> {
-  if (!PREFIX.test(prefix)) throw new Error(`not a tile prefix: ${prefix}`);
-  if (grant && projectOfGrant(grant) !== projectOfPrefix(prefix)) {
+  const parsed = parseAssetRunPrefix(prefix);
+  if (!parsed) throw new Error(`not a tile prefix: ${prefix}`);
+  if (grant && projectOfGrant(grant) !== parsed.projectId) {
     throw new Error(`share grant ${grant} is not for ${prefix}`);
   }
   const exp = expiresIn(seconds);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { AppDeps } from '../context.js';
 import { readOrCreateJwtSecret } from '../db/queries/tokens.queries.js';
+import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 
 /** Session lengths a user may pick at login ("remember me", spec §9); 30 is the default. */

@@ -28,7 +28,7 @@ import { noiseFilter } from '@nuage/engine/filters/noise.filter.js';
 import { buildContours } from '@nuage/engine/products/contours.product.js';
 import { buildDtm } from '@nuage/engine/products/dtm.product.js';
 import { hillshade } from '@nuage/engine/products/hillshade.product.js';
-import { INLINE_DECODE, rasterCrsOf, terrainUnits } from '@nuage/engine/products/process.js';
+import { INLINE_DECODE, rasterCrsOf, terrainUnits } from '@nuage/engine/products/product-values.js';
 import { buildingAgreement, groundAgreement } from '@nuage/engine/products/quality.metrics.js';
 import { qualityReport } from '@nuage/engine/products/quality.product.js';
 import { slope } from '@nuage/engine/products/slope.product.js';

@@ -1,6 +1,6 @@
 import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import { describe, expect, it } from 'vitest';
-import { INLINE_DECODE, terrainUnits } from '../products/process.js';
+import { INLINE_DECODE, terrainUnits } from '../products/product-values.js';
 import { buildingAgreement } from '../products/quality.metrics.js';
 import { openPointCloud } from '../readers/index.js';
 import { classifyCloud } from './classify.filter.js';

@@ -1,7 +1,7 @@
 import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import { describe, expect, it } from 'vitest';
 import { buildDtm } from '../products/dtm.product.js';
-import { INLINE_DECODE, rasterCrsOf, terrainUnits } from '../products/process.js';
+import { INLINE_DECODE, rasterCrsOf, terrainUnits } from '../products/product-values.js';
 import { qualityReport } from '../products/quality.product.js';
 import { openPointCloud } from '../readers/index.js';
 import { gatherCloud } from './cloud.js';

@@ -7,7 +7,8 @@ import { crsFromEpsg } from '../crs/index.js';
 import { createRaster, type Raster } from '../raster/raster.js';
 import { writeGeoJson } from '../writers/geojson.writer.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
-import { buildContours, type ContourLine, chaikin, contourFeatures, contourFeaturesWgs84 } from './contours.product.js';
+import { buildContours, type ContourLine, chaikin, contourFeatures } from './contours.product.js';
+import { featuresToWgs84 } from './product-values.js';
 import { gdal, hasGdal } from './test-gdal.js';
 
 function surface(): Raster {
@@ -178,7 +179,7 @@ describe('contours', () => {
 
   it('gives EPSG:4326 features for the API', () => {
     const lines = buildContours(surface(), { minorCm: 100, majorCm: 500 });
-    const features = [...contourFeaturesWgs84(lines, crsFromEpsg(2154))];
+    const features = [...featuresToWgs84(contourFeatures(lines), crsFromEpsg(2154))];
     expect(features).toHaveLength(lines.length);
     const [lon, lat] = (features[0]!.geometry.coordinates as number[][])[0]!;
     // (500000, 6000000) in Lambert-93 is near 0.63° E, 41.07° N.

@@ -1,9 +1,12 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { StepContext } from '../core/chunk.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
-import { type CrsInfo, createTransformer } from '../crs/index.js';
+import { defineProduct, type ProductContext, type ProductResult } from '../core/product.js';
+import type { CrsInfo } from '../crs/index.js';
 import { type Raster, rasterRange } from '../raster/raster.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { type DtmValue, featuresToWgs84, writeWgs84GeoJson } from './product-values.js';
 import { contourIntervalCm } from './terrain-options.js';
 
 /** Options of {@link buildContours}; intervals in centimetres (processing form: 10–1000 cm). */
@@ -366,27 +369,94 @@ export function* contourFeatures(lines: ContourLine[]): Generator<Feature> {
   }
 }
 
-/**
- * Contour lines as GeoJSON features in EPSG:4326 (longitude, latitude), for
- * the API's PostGIS features table. `crs` is the DTM's CRS.
- *
- * @example
- * const features = [...contourFeaturesWgs84(lines, reader.crs)];
- */
-export function* contourFeaturesWgs84(lines: ContourLine[], crs: CrsInfo | null): Generator<Feature> {
-  const transformer = createTransformer(crs, 'EPSG:4326');
-  for (const feature of contourFeatures(lines)) {
-    const coords = feature.geometry.coordinates as number[][];
-    const n = coords.length;
-    const x = new Float64Array(n);
-    const y = new Float64Array(n);
-    const z = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      x[i] = coords[i]![0]!;
-      y[i] = coords[i]![1]!;
-    }
-    transformer.forward(x, y, z, n);
-    const geometry = { type: 'LineString' as const, coordinates: Array.from(x, (xi, i) => [xi, y[i]!]) };
-    yield { ...feature, geometry };
-  }
+/** What the contour product hands to the major and minor ones. */
+interface ContourValue {
+  lines: ContourLine[];
+  crs: CrsInfo;
 }
+
+/** Writes one contour GeoJSON (EPSG:4326) and hands its features to PostGIS. */
+async function contourResult(
+  ctx: ProductContext,
+  lines: ContourLine[],
+  crs: CrsInfo,
+  name: string,
+): Promise<ProductResult> {
+  const file = path.join(ctx.workDir, `${name}.geojson`);
+  const written = await writeWgs84GeoJson(file, contourFeatures(lines), crs);
+  return {
+    files: [{ path: file, format: 'GeoJSON', extension: 'geojson', epsg: 4326, count: written.features }],
+    features: () => featuresToWgs84(contourFeatures(lines), crs),
+    figures: { lines: written.features },
+  };
+}
+
+/** CONTOUR_LINE: minor and major contours (`elevation`, `kind`), smoothed, never crossing. */
+export const contoursProduct = defineProduct<ContourValue>({
+  id: 'contours',
+  assetType: 'CONTOUR_LINE',
+  title: 'Contour lines',
+  summary: 'contour lines (GeoJSON, EPSG:4326) every --contour-minor-cm, majors every --contour-major-cm',
+  layer: 'VECTOR',
+  display: 'vector',
+  needs: ['dtm'],
+  options: ['contourMinorCm', 'contourMajorCm'],
+  weight: 1,
+  async run(ctx) {
+    const { dtm, crs, units } = ctx.need<DtmValue>('dtm');
+    const lines = buildContours(
+      dtm,
+      {
+        minorCm: ctx.options.contourMinorCm,
+        majorCm: ctx.options.contourMajorCm,
+        verticalUnitToMetre: units.verticalUnitToMetre,
+      },
+      { signal: ctx.signal },
+    );
+    return { ...(await contourResult(ctx, lines, crs, 'contours')), value: { lines, crs } };
+  },
+});
+
+/** CONTOUR_LINE_MAJOR: the major contours only. */
+export const majorContoursProduct = defineProduct({
+  id: 'contours-major',
+  assetType: 'CONTOUR_LINE_MAJOR',
+  title: 'Major contour lines',
+  summary: 'major contour lines only (GeoJSON, EPSG:4326)',
+  layer: 'VECTOR',
+  display: 'vector',
+  needs: ['contours'],
+  options: ['contourMinorCm', 'contourMajorCm'],
+  weight: 0.3,
+  async run(ctx) {
+    const { lines, crs } = ctx.need<ContourValue>('contours');
+    return contourResult(
+      ctx,
+      lines.filter((l) => l.kind === 'major'),
+      crs,
+      'contours-major',
+    );
+  },
+});
+
+/** CONTOUR_LINE_MINOR: the minor contours only (never repeating a major one). */
+export const minorContoursProduct = defineProduct({
+  id: 'contours-minor',
+  assetType: 'CONTOUR_LINE_MINOR',
+  title: 'Minor contour lines',
+  summary: 'minor contour lines only (GeoJSON, EPSG:4326)',
+  layer: 'VECTOR',
+  display: 'vector',
+  needs: ['contours'],
+  options: ['contourMinorCm', 'contourMajorCm'],
+  weight: 0.3,
+  async run(ctx) {
+    const { lines, crs } = ctx.need<ContourValue>('contours');
+    return contourResult(
+      ctx,
+      lines.filter((l) => l.kind === 'minor'),
+      crs,
+      'contours-minor',
+    );
+  },
+});

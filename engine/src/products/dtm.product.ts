@@ -1,9 +1,15 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
-import { Cancelled, InvalidInput } from '../core/errors.js';
-import { type Raster, type RasterCrs, rasterForBounds } from '../raster/raster.js';
+import { Cancelled, CrsRequired, InvalidInput } from '../core/errors.js';
+import { defineProduct } from '../core/product.js';
+import { crsFromEpsg } from '../crs/index.js';
+import { readGeoTiff } from '../raster/geotiff.reader.js';
+import { type Raster, type RasterCrs, rasterForBounds, rasterRange } from '../raster/raster.js';
 import { PointBuffer, thinToBins } from '../raster/tin.js';
 import { rasterizeTinParallel } from '../raster/tin-parallel.js';
+import { writeGeoTiff } from '../writers/geotiff.writer.js';
+import { type ClassifiedCloud, type DtmValue, rasterCrsOf, terrainUnits } from './product-values.js';
 import { dtmResolutionCm } from './terrain-options.js';
 
 /** Options of {@link buildDtm}. */
@@ -112,3 +118,45 @@ export function dtmRmse(a: Raster, b: Raster, mask?: Uint8Array): { rmse: number
   }
   return { rmse: cells > 0 ? Math.sqrt(sum / cells) : Number.NaN, cells, bias: cells > 0 ? sumD / cells : Number.NaN };
 }
+
+/** The DTM of a processing run and what later products read with it. */
+export const dtmProduct = defineProduct<DtmValue>({
+  id: 'dtm',
+  assetType: 'DTM',
+  title: 'Digital terrain model',
+  summary: 'DTM GeoTIFF (float32, nodata -9999): ground points → TIN at --dtm-resolution-cm',
+  layer: 'RASTER',
+  display: 'download',
+  needs: ['classify'],
+  options: ['dtmResolutionCm'],
+  weight: 2,
+  async run(ctx) {
+    const { cloud, crs, units } = ctx.need<ClassifiedCloud>('classify');
+    const dtm = await buildDtm(
+      { chunks: [cloud], crs: rasterCrsOf(crs) },
+      { resolutionCm: ctx.options.dtmResolutionCm, unitToMetre: units.unitToMetre },
+      { signal: ctx.signal, progress: (f) => ctx.progress(0.9 * f) },
+    );
+    const file = path.join(ctx.workDir, 'dtm.tif');
+    await writeGeoTiff(file, dtm, { deflate: true });
+    const range = rasterRange(dtm);
+    return {
+      files: [{ path: file, format: 'GTiff', extension: 'tif', epsg: crs.epsg, count: dtm.width * dtm.height }],
+      value: { dtm, crs, units },
+      figures: { width: dtm.width, height: dtm.height, min: range?.min ?? null, max: range?.max ?? null },
+    };
+  },
+  restore: {
+    format: 'GTiff',
+    async load(files, ctx) {
+      const tif = files.find((f) => f.extension === 'tif');
+      if (!tif) throw new InvalidInput('dtm', 'the DTM GeoTIFF of the earlier run is missing');
+      const dtm = await readGeoTiff(tif.path);
+      const epsg = ctx.epsg ?? dtm.crs?.epsg;
+      if (!epsg) throw new CrsRequired('the DTM has no EPSG code: give one with --epsg');
+      const crs = crsFromEpsg(epsg);
+      dtm.crs = rasterCrsOf(crs);
+      return { dtm, crs, units: terrainUnits(crs) };
+    },
+  },
+});

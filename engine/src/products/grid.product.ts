@@ -1,8 +1,11 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { InvalidInput } from '../core/errors.js';
+import { defineProduct } from '../core/product.js';
 import type { Raster } from '../raster/raster.js';
 import { sampleBilinear } from '../raster/raster.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { type DtmValue, featuresToWgs84, writeWgs84GeoJson } from './product-values.js';
 import { gridResolutionCm } from './terrain-options.js';
 
 /** Options of {@link buildPointGrid}; resolution in centimetres (processing form: 100–10000 cm). */
@@ -54,3 +57,27 @@ export function* buildGridPoints(dtm: Raster, options: GridOptions = {}): Genera
     }
   }
 }
+
+/** GRID: one point per cell with the ground elevation (GeoJSON in EPSG:4326, PostGIS features). */
+export const gridProduct = defineProduct({
+  id: 'grid',
+  assetType: 'GRID',
+  title: 'Point grid',
+  summary: 'point grid (GeoJSON, EPSG:4326): ground elevation every --grid-resolution-cm',
+  layer: 'VECTOR',
+  display: 'vector',
+  needs: ['dtm'],
+  options: ['gridResolutionCm'],
+  weight: 0.5,
+  async run(ctx) {
+    const { dtm, crs, units } = ctx.need<DtmValue>('dtm');
+    const options = { resolutionCm: ctx.options.gridResolutionCm, unitToMetre: units.unitToMetre };
+    const file = path.join(ctx.workDir, 'grid.geojson');
+    const written = await writeWgs84GeoJson(file, buildGridPoints(dtm, options), crs);
+    return {
+      files: [{ path: file, format: 'GeoJSON', extension: 'geojson', epsg: 4326, count: written.features }],
+      features: () => featuresToWgs84(buildGridPoints(dtm, options), crs),
+      figures: { points: written.features },
+    };
+  },
+});

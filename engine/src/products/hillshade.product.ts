@@ -1,7 +1,12 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { StepContext } from '../core/chunk.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
+import { defineProduct } from '../core/product.js';
 import { createRaster, type Raster } from '../raster/raster.js';
+import { writeGeoTiff } from '../writers/geotiff.writer.js';
+import type { DtmValue } from './product-values.js';
+import { writeRasterTiles } from './raster-tiles.product.js';
 import { unitScale } from './terrain-options.js';
 
 /** Options of {@link hillshade}; defaults are `gdaldem hillshade`'s. */
@@ -107,3 +112,39 @@ export function assertDtm(dtm: Raster): void {
     throw new InvalidInput('dtm.size', `the DTM must be at least 3×3 cells, got ${dtm.width}×${dtm.height}`);
   }
 }
+
+/** HILLSHADE_DTM: Horn hillshade (azimuth 315°, altitude 45°) of the DTM, as a GeoTIFF and XYZ PNG tiles. */
+export const hillshadeProduct = defineProduct({
+  id: 'hillshade',
+  assetType: 'HILLSHADE_DTM',
+  title: 'Shaded terrain',
+  summary: 'hillshade GeoTIFF (Horn, azimuth 315, altitude 45, like gdaldem) and XYZ tiles',
+  layer: 'RASTER',
+  display: 'raster',
+  needs: ['dtm'],
+  options: [],
+  weight: 1,
+  async run(ctx) {
+    const { dtm, crs } = ctx.need<DtmValue>('dtm');
+    const shade = hillshade(dtm, {}, { signal: ctx.signal });
+    const file = path.join(ctx.workDir, 'hillshade.tif');
+    await writeGeoTiff(file, shade, { sampleType: 'uint8', deflate: true });
+    ctx.progress(0.3);
+    const tiles = await writeRasterTiles(
+      shade,
+      crs,
+      'shade',
+      ctx.workDir,
+      {},
+      {
+        signal: ctx.signal,
+        progress: (f) => ctx.progress(0.3 + 0.7 * f),
+      },
+    );
+    return {
+      files: [{ path: file, format: 'GTiff', extension: 'tif', epsg: crs.epsg, count: shade.width * shade.height }],
+      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: tiles.tiles },
+      figures: { tiles: tiles.tiles, minZoom: tiles.minZoom, maxZoom: tiles.maxZoom },
+    };
+  },
+});

@@ -5,77 +5,103 @@ import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli.js';
 import { openPointCloud } from '../readers/index.js';
-import { processPointCloud } from './process.js';
+import type { Manifest } from './run-products.js';
 import { gdal, hasGdal } from './test-gdal.js';
 
-describe.runIf(hasRealData())('process (every terrain product) on real files', () => {
-  it('turns fusa.laz into LAS, GeoTIFFs, GeoJSON, tiles and a quality report', async () => {
+function cli() {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return {
+    lines,
+    errors,
+    run: (args: string[]) => runCli(args, { out: (l) => lines.push(l), err: (l) => errors.push(l) }),
+  };
+}
+
+const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+
+describe.runIf(hasRealData())('nuage process and product verbs on real files', () => {
+  it('turns fusa.laz into every product with a manifest', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'nuage-process-'));
-    const { artifacts, quality } = await processPointCloud(realFile('fusa.laz'), out, {
-      dtmResolutionCm: 50,
-      contourMinorCm: 50,
-      contourMajorCm: 250,
-      gridResolutionCm: 1000,
-    });
-    const types = artifacts.map((a) => a.type);
-    expect(types).toEqual(
-      expect.arrayContaining([
-        'CLASSIFIED_POINT_CLOUD',
-        'DTM',
-        'HILLSHADE_DTM',
-        'SLOPE_MAP',
-        'CONTOUR_LINE',
-        'CONTOUR_LINE_MAJOR',
-        'CONTOUR_LINE_MINOR',
-        'GRID',
-        'HILLSHADE_DTM_TILES',
-        'SLOPE_MAP_TILES',
-        'IMAGERY_DTM_TILES',
-        'QUALITY_REPORT',
-      ]),
-    );
-    for (const a of artifacts) expect(existsSync(a.path)).toBe(true);
+    const { run, errors } = cli();
+    expect(await run(['process', realFile('fusa.laz'), out, '--dtm-resolution-cm', '50'])).toBe(0);
+    expect(errors).toEqual([]);
+    const manifest = manifestOf(out);
+    const types = new Set(manifest.artifacts.map((a) => a.type));
+    for (const t of [
+      'CLASSIFIED_POINT_CLOUD',
+      'DTM',
+      'HILLSHADE_DTM',
+      'SLOPE_MAP',
+      'IMAGERY_DTM',
+      'CONTOUR_LINE',
+      'CONTOUR_LINE_MAJOR',
+      'CONTOUR_LINE_MINOR',
+      'GRID',
+      'QUALITY_REPORT',
+    ]) {
+      expect(types, t).toContain(t);
+    }
+    expect(manifest.products.every((p) => p.status === 'READY')).toBe(true);
+    for (const a of manifest.artifacts) expect(existsSync(path.join(out, a.path)), a.path).toBe(true);
+    const las = manifest.artifacts.find((a) => a.format === 'LAS')!;
+    expect(las).toMatchObject({ type: 'CLASSIFIED_POINT_CLOUD', epsg: 32754, count: 277_573 });
+    const tiles = manifest.artifacts.find((a) => a.format === '3DTiles')!;
+    expect(existsSync(path.join(out, tiles.path, 'tileset.json'))).toBe(true);
+    const grid = manifest.artifacts.find((a) => a.type === 'GRID')!;
+    expect(grid).toMatchObject({ format: 'GeoJSON', epsg: 4326, count: 625 });
+    expect(JSON.parse(readFileSync(path.join(out, grid.path), 'utf8')).features).toHaveLength(625);
+    const dtm = manifest.artifacts.find((a) => a.type === 'DTM')!;
+    expect(dtm.format).toBe('GTiff');
+    expect(manifest.options).toMatchObject({ dtmResolutionCm: 50, contourMinorCm: 50, contourMajorCm: 250 });
     // Ground and DTM against the vendor's (lasclassify) ground.
-    expect(quality.ground!.kappa).toBeGreaterThan(0.95);
-    expect(quality.ground!.totalError).toBeLessThan(0.03);
-    expect(quality.dtm!.openTerrain.rmse).toBeLessThan(0.15);
-    expect(quality.classCounts[2]!.points).toBeGreaterThan(150_000);
-    expect(quality.classCounts[6]!.points).toBeGreaterThan(20_000);
-    // The classified LAS reads back with the same number of points and the CRS.
-    const reader = await openPointCloud(path.join(out, 'classified.las'));
+    const quality = JSON.parse(readFileSync(path.join(out, 'quality', 'quality.json'), 'utf8'));
+    expect(quality.ground.kappa).toBeGreaterThan(0.95);
+    expect(quality.ground.totalError).toBeLessThan(0.03);
+    expect(quality.dtm.openTerrain.rmse).toBeLessThan(0.15);
+    expect(quality.classCounts[2].points).toBeGreaterThan(150_000);
+    expect(quality.classCounts[6].points).toBeGreaterThan(20_000);
+    const reader = await openPointCloud(path.join(out, las.path));
     expect(reader.header.pointCount).toBe(277_573);
     expect(reader.crs?.epsg).toBe(32754);
     await reader.close();
-    const grid = JSON.parse(readFileSync(path.join(out, 'grid.geojson'), 'utf8'));
-    expect(grid.features).toHaveLength(625);
-    const report = JSON.parse(readFileSync(path.join(out, 'quality.json'), 'utf8'));
-    expect(report.ground.kappa).toBeCloseTo(quality.ground!.kappa, 10);
     if (hasGdal()) {
-      const info = JSON.parse(gdal('gdalinfo', ['-json', path.join(out, 'dtm.tif')]));
+      const info = JSON.parse(gdal('gdalinfo', ['-json', path.join(out, dtm.path)]));
       expect(info.stac['proj:epsg']).toBe(32754);
       expect(info.bands[0].noDataValue).toBe(-9999);
+      expect(info.size[0] * info.size[1]).toBe(dtm.count);
     }
   });
 
-  it('CLI verbs chain: dtm, hillshade, slope, contours, grid; bad input exits 2', async () => {
+  it('product verbs chain from a DTM file; --products takes prerequisites; bad input exits 2', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'nuage-cli-'));
-    const lines: string[] = [];
-    const errors: string[] = [];
-    const io = { out: (l: string) => lines.push(l), err: (l: string) => errors.push(l) };
-    const dtm = path.join(out, 'dtm.tif');
-    expect(await runCli(['dtm', realFile('autzen_trim.las'), dtm, '--resolution', '100'], io)).toBe(0);
-    expect(await runCli(['hillshade', dtm, path.join(out, 'hs.tif')], io)).toBe(0);
-    expect(await runCli(['slope', dtm, path.join(out, 'slope.tif')], io)).toBe(0);
-    expect(await runCli(['contours', dtm, path.join(out, 'c.geojson'), '--minor', '100', '--major', '500'], io)).toBe(
-      0,
-    );
-    expect(await runCli(['grid', dtm, path.join(out, 'g.geojson'), '--resolution', '1000'], io)).toBe(0);
-    expect(lines.join('\n')).toMatch(/contour lines/);
-    expect(await runCli(['dtm', realFile('autzen_trim.las'), dtm, '--resolution', '5'], io)).toBe(2);
-    expect(await runCli(['contours', dtm, path.join(out, 'c.geojson'), '--minor', '500', '--major', '100'], io)).toBe(
-      2,
-    );
-    expect(await runCli(['hillshade', path.join(out, 'missing.tif'), path.join(out, 'x.tif')], io)).toBe(2);
+    const { run, lines, errors } = cli();
+    const dtmDir = path.join(out, 'dtm-run');
+    expect(await run(['dtm', realFile('autzen_trim.las'), dtmDir, '--dtm-resolution-cm', '100'])).toBe(0);
+    const dtmRun = manifestOf(dtmDir);
+    expect(dtmRun.products.map((p) => p.id)).toEqual(['classify', 'dtm']);
+    const dtm = path.join(dtmDir, 'dtm', 'dtm.tif');
+    for (const verb of ['hillshade', 'slope', 'grid']) {
+      expect(await run([verb, dtm, path.join(out, verb)]), verb).toBe(0);
+      // Made from the DTM file: the point cloud is never read again.
+      expect(manifestOf(path.join(out, verb)).products.map((p) => p.id)).toEqual([verb]);
+    }
+    expect(
+      await run(['contours', dtm, path.join(out, 'c'), '--contour-minor-cm', '100', '--contour-major-cm', '500']),
+    ).toBe(0);
+    const contours = manifestOf(path.join(out, 'c')).artifacts[0]!;
+    expect(contours).toMatchObject({ type: 'CONTOUR_LINE', format: 'GeoJSON', epsg: 4326 });
+    expect(contours.count).toBeGreaterThan(10);
+    expect(lines.join('\n')).toMatch(/CONTOUR_LINE/);
+    expect(await run(['dtm', realFile('autzen_trim.las'), dtmDir, '--dtm-resolution-cm', '5'])).toBe(2);
+    expect(errors.at(-1)).toMatch(/--dtm-resolution-cm.*20 and 3000/);
+    expect(
+      await run(['contours', dtm, path.join(out, 'c2'), '--contour-minor-cm', '500', '--contour-major-cm', '100']),
+    ).toBe(2);
+    expect(errors.at(-1)).toMatch(/--contour-major-cm.*greater than the minor/);
+    expect(await run(['hillshade', path.join(out, 'missing.tif'), path.join(out, 'x')])).toBe(2);
+    expect(await run(['process', dtm, path.join(out, 'p'), '--products', 'nothing'])).toBe(2);
+    expect(errors.at(-1)).toMatch(/unknown product "nothing"/);
     expect(errors.every((e) => e.startsWith('error: '))).toBe(true);
   });
 });

@@ -1,8 +1,13 @@
 import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { PointChunk } from '../core/chunk.js';
 import { CLASS_NAMES } from '../core/dimensions.js';
+import { defineProduct } from '../core/product.js';
+import { gatherCloud } from '../filters/cloud.js';
 import type { Raster } from '../raster/raster.js';
+import { openPointCloud } from '../readers/index.js';
 import { buildDtm, dtmRmse } from './dtm.product.js';
+import { type ClassifiedCloud, type DtmValue, INLINE_DECODE } from './product-values.js';
 import { comparableReferenceClass, type GroundAgreement, groundAgreement } from './quality.metrics.js';
 
 /** The quality report of one processing run (written as JSON). */
@@ -24,8 +29,8 @@ export interface QualityReport {
     /** Open terrain: cells holding vendor ground and no vendor non-ground point 0.5 m above the reference DTM. */
     openTerrain: { rmse: number; bias: number; cells: number };
   } | null;
-  /** Seconds per step. */
-  timings: Record<string, number>;
+  /** Seconds per step, when the caller timed them. */
+  timings?: Record<string, number>;
 }
 
 function counts(classes: Uint8Array, n: number): Record<string, number> {
@@ -57,7 +62,7 @@ export async function qualityReport(args: {
   unitToMetre: number;
   verticalUnitToMetre: number;
   crs: { epsg: number | null; name: string } | null;
-  timings: Record<string, number>;
+  timings?: Record<string, number>;
 }): Promise<QualityReport> {
   const { cloud, vendor, classification } = args;
   const n = cloud.count;
@@ -113,7 +118,7 @@ export async function qualityReport(args: {
     inputClassCounts,
     ground,
     dtm,
-    timings: args.timings,
+    ...(args.timings ? { timings: args.timings } : {}),
   };
 }
 
@@ -126,3 +131,54 @@ export async function writeQualityReport(
   await writeFile(path, text);
   return { path, bytes: Buffer.byteLength(text) };
 }
+
+/**
+ * QUALITY_REPORT: the classification compared with the input's own classes
+ * (ground kappa, DTM RMSE against the vendor-ground DTM, points per class), as JSON.
+ */
+export const qualityProduct = defineProduct({
+  id: 'quality',
+  assetType: 'QUALITY_REPORT',
+  title: 'Classification quality report',
+  summary: 'classification against the input’s own classes: ground kappa, DTM RMSE, points per class (JSON)',
+  layer: 'REPORT',
+  display: 'download',
+  needs: ['classify', 'dtm'],
+  options: ['dtmResolutionCm'],
+  weight: 1,
+  async run(ctx) {
+    const classified = ctx.need<ClassifiedCloud>('classify');
+    const { dtm } = ctx.need<DtmValue>('dtm');
+    let vendor = classified.vendor;
+    if (!vendor) {
+      // Restored from an earlier run's LAS: the input's own classes are read again.
+      const reader = await openPointCloud(ctx.input.path, ctx.input.epsg === undefined ? {} : { epsg: ctx.input.epsg });
+      try {
+        vendor = (await gatherCloud(reader.read({ signal: ctx.signal, workers: INLINE_DECODE }))).classification;
+      } finally {
+        await reader.close();
+      }
+    }
+    const { cloud, crs, units } = classified;
+    const report = await qualityReport({
+      input: ctx.input.name,
+      cloud,
+      vendor,
+      classification: cloud.classification!,
+      dtm,
+      dtmResolutionCm: ctx.options.dtmResolutionCm,
+      ...units,
+      crs: { epsg: crs.epsg, name: crs.name },
+    });
+    const file = path.join(ctx.workDir, 'quality.json');
+    await writeQualityReport(file, report);
+    return {
+      files: [{ path: file, format: 'JSON', extension: 'json', epsg: null, count: 1 }],
+      value: report,
+      figures: {
+        kappa: report.ground?.kappa ?? null,
+        openTerrainRmse: report.dtm?.openTerrain.rmse ?? null,
+      },
+    };
+  },
+});

@@ -17,13 +17,13 @@ describe('XYZ raster tiles', () => {
     dtm.data.set(analyticSurface(400, 300, 1));
     const shade = hillshade(dtm);
     const dir = mkdtempSync(path.join(tmpdir(), 'nuage-tiles-'));
-    const result = await writeRasterTiles(shade, crs, 'HILLSHADE_DTM', dir);
+    const result = await writeRasterTiles(shade, crs, 'shade', dir);
     // 1 m cells at latitude ~48.8°: zoom 17 pixels are 0.79 m.
     expect(result.maxZoom).toBe(17);
     expect(result.minZoom).toBeGreaterThanOrEqual(14);
     expect(result.bounds[0]).toBeGreaterThan(2.3);
     expect(result.bounds[0]).toBeLessThan(2.4);
-    const top = path.join(dir, 'tiles', 'HILLSHADE_DTM', String(result.minZoom));
+    const top = path.join(dir, 'tiles', String(result.minZoom));
     expect(existsSync(top)).toBe(true);
     const x = readdirSync(top)[0]!;
     const y = readdirSync(path.join(top, x))[0]!;
@@ -47,6 +47,6 @@ describe('XYZ raster tiles', () => {
 
   it('needs a CRS', async () => {
     const dtm = createRaster(10, 10, 0, 10, 1, null);
-    await expect(writeRasterTiles(dtm, null, 'IMAGERY_DTM', tmpdir())).rejects.toThrow(/CRS/);
+    await expect(writeRasterTiles(dtm, null, 'elevation', tmpdir())).rejects.toThrow(/CRS/);
   });
 });

@@ -8,8 +8,11 @@ import type { CrsInfo } from '../crs/index.js';
 import { type Raster, rasterRange } from '../raster/raster.js';
 import { encodePng } from '../writers/png.writer.js';
 
-/** Layers rendered as XYZ tiles; folder names are the asset types the API serves. */
-export type TileLayer = 'HILLSHADE_DTM' | 'SLOPE_MAP' | 'IMAGERY_DTM';
+/**
+ * Colour ramps of XYZ tiles: grey shading (hillshade), the slope ramp in
+ * degrees, or a hypsometric ramp over the raster's own range (DTM, DSM).
+ */
+export type TileRamp = 'shade' | 'slope' | 'elevation';
 
 /** Options of {@link writeRasterTiles}. */
 export const rasterTilesOptionsSchema = z.object({
@@ -26,7 +29,7 @@ export type RasterTilesOptions = z.input<typeof rasterTilesOptionsSchema>;
 export interface TilesArtifact {
   path: string;
   type: 'xyz-tiles';
-  layer: TileLayer;
+  ramp: TileRamp;
   minZoom: number;
   maxZoom: number;
   tiles: number;
@@ -85,8 +88,8 @@ const DTM_STOPS = [
 ];
 
 /** The colour function of a layer; returns false for transparent pixels. */
-function colourer(layer: TileLayer, raster: Raster): (v: number, out: Rgba) => void {
-  if (layer === 'HILLSHADE_DTM') {
+function colourer(layer: TileRamp, raster: Raster): (v: number, out: Rgba) => void {
+  if (layer === 'shade') {
     return (v, out) => {
       const g = Math.max(0, Math.min(255, Math.round(v)));
       out[0] = g;
@@ -95,7 +98,7 @@ function colourer(layer: TileLayer, raster: Raster): (v: number, out: Rgba) => v
       out[3] = 255;
     };
   }
-  if (layer === 'SLOPE_MAP') return (v, out) => ramp(SLOPE_STOPS, v, out);
+  if (layer === 'slope') return (v, out) => ramp(SLOPE_STOPS, v, out);
   const range = rasterRange(raster) ?? { min: 0, max: 1 };
   const span = Math.max(1e-9, range.max - range.min);
   return (v, out) => ramp(DTM_STOPS, (v - range.min) / span, out);
@@ -103,7 +106,7 @@ function colourer(layer: TileLayer, raster: Raster): (v: number, out: Rgba) => v
 
 /**
  * Renders a raster (hillshade, slope or DTM) as XYZ PNG tiles in web mercator
- * (EPSG:3857, 256 px) into `<outDir>/tiles/<layer>/{z}/{x}/{y}.png`, for
+ * (EPSG:3857, 256 px) into `<outDir>/tiles/{z}/{x}/{y}.png`, for
  * every zoom from the one where the project fits a tile to the one whose
  * pixels match the raster cells. Pixels are resampled bilinearly (nearest for
  * hillshade, which is already a picture); nodata is transparent; empty tiles
@@ -115,7 +118,7 @@ function colourer(layer: TileLayer, raster: Raster): (v: number, out: Rgba) => v
 export async function writeRasterTiles(
   raster: Raster,
   crs: CrsInfo | null,
-  layer: TileLayer,
+  layer: TileRamp,
   outDir: string,
   options: RasterTilesOptions = {},
   context: StepContext = {},
@@ -167,7 +170,7 @@ export async function writeRasterTiles(
 
   const fromMerc = proj4('EPSG:3857', crs.proj4);
   const colour = colourer(layer, raster);
-  const nearest = layer === 'HILLSHADE_DTM';
+  const nearest = layer === 'shade';
   const { width: W, height: H, data, nodata, resolution: res } = raster;
   const rgba = new Uint8Array(TILE * TILE * 4);
   const px: Rgba = [0, 0, 0, 0];
@@ -239,7 +242,7 @@ export async function writeRasterTiles(
           }
         }
         if (visible === 0) continue;
-        const dir = path.join(outDir, 'tiles', layer, String(zoom), String(tx));
+        const dir = path.join(outDir, 'tiles', String(zoom), String(tx));
         await mkdir(dir, { recursive: true });
         const png = encodePng(TILE, TILE, rgba);
         await writeFile(path.join(dir, `${ty}.png`), png);
@@ -250,9 +253,9 @@ export async function writeRasterTiles(
     context.progress?.((zoom - minZoom + 1) / totalLevels, `tiles ${layer}`);
   }
   return {
-    path: path.join(outDir, 'tiles', layer),
+    path: path.join(outDir, 'tiles'),
     type: 'xyz-tiles',
-    layer,
+    ramp: layer,
     minZoom,
     maxZoom,
     tiles,

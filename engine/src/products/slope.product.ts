@@ -1,7 +1,12 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
+import { defineProduct } from '../core/product.js';
 import { createRaster, FLOAT_NODATA, type Raster } from '../raster/raster.js';
+import { writeGeoTiff } from '../writers/geotiff.writer.js';
+import type { DtmValue } from './product-values.js';
+import { writeRasterTiles } from './raster-tiles.product.js';
 import { unitScale } from './terrain-options.js';
 
 /** Options of {@link slope}; defaults are `gdaldem slope`'s. */
@@ -82,3 +87,39 @@ export function slope(dtm: Raster, options: SlopeOptions = {}, context: StepCont
   }
   return out;
 }
+
+/** SLOPE_MAP: slope in degrees (Horn, like gdaldem) of the DTM, as a GeoTIFF and XYZ PNG tiles. */
+export const slopeProduct = defineProduct({
+  id: 'slope',
+  assetType: 'SLOPE_MAP',
+  title: 'Slope map',
+  summary: 'slope GeoTIFF in degrees (Horn, like gdaldem) and XYZ tiles',
+  layer: 'RASTER',
+  display: 'raster',
+  needs: ['dtm'],
+  options: [],
+  weight: 1,
+  async run(ctx) {
+    const { dtm, crs } = ctx.need<DtmValue>('dtm');
+    const raster = slope(dtm, {}, { signal: ctx.signal });
+    const file = path.join(ctx.workDir, 'slope.tif');
+    await writeGeoTiff(file, raster, { deflate: true });
+    ctx.progress(0.3);
+    const tiles = await writeRasterTiles(
+      raster,
+      crs,
+      'slope',
+      ctx.workDir,
+      {},
+      {
+        signal: ctx.signal,
+        progress: (f) => ctx.progress(0.3 + 0.7 * f),
+      },
+    );
+    return {
+      files: [{ path: file, format: 'GTiff', extension: 'tif', epsg: crs.epsg, count: raster.width * raster.height }],
+      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: tiles.tiles },
+      figures: { tiles: tiles.tiles, minZoom: tiles.minZoom, maxZoom: tiles.maxZoom },
+    };
+  },
+});

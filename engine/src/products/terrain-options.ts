@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { InvalidInput } from '../core/errors.js';
 import { crsFromEpsg } from '../crs/index.js';
+import { OPTION_FIELDS } from './options.js';
+
+const range = (f: { min: number; max: number }) => z.number().min(f.min).max(f.max);
 
 /**
- * Ranges of the processing form (spec §5) shared by every terrain product, in
- * centimetres as the form shows them.
+ * Ranges of the processing form (spec §5) for the terrain functions' own
+ * options, in centimetres, taken from {@link OPTION_FIELDS}.
  */
-export const dtmResolutionCm = z.number().min(20).max(3000);
-export const contourIntervalCm = z.number().min(10).max(1000);
-export const gridResolutionCm = z.number().min(100).max(10000);
+export const dtmResolutionCm = range(OPTION_FIELDS.dtmResolutionCm);
+export const contourIntervalCm = range(OPTION_FIELDS.contourMinorCm);
+export const gridResolutionCm = range(OPTION_FIELDS.gridResolutionCm);
 
 /**
  * Ratio of horizontal to vertical units, like gdaldem's `-s`: horizontal unit

@@ -6,12 +6,13 @@
  * for await (const chunk of reader.read({ chunkSize: 100_000 })) console.log(chunk.count);
  * await reader.close();
  */
-import { resolveCrs } from '../crs/index.js';
+import { InvalidInput } from '../core/errors.js';
+import { type CrsInfo, resolveCrs } from '../crs/index.js';
 import { type ByteSource, memorySource, openFileSource } from './byte-source.js';
-import { createCopcReader, isCopc } from './copc.reader.js';
-import { createLasReader } from './las.reader.js';
-import { readLasHeader } from './las-header.js';
-import { createLazReader } from './laz.reader.js';
+import { COPC_READER, createCopcReader, isCopc } from './copc.reader.js';
+import { createLasReader, LAS_READER } from './las.reader.js';
+import { type LasHeader, readLasHeader } from './las-header.js';
+import { createLazReader, LAZ_READER } from './laz.reader.js';
 import type { PointCloudReader } from './point-cloud-reader.js';
 
 export type { ByteSource } from './byte-source.js';
@@ -23,6 +24,24 @@ export type { ExtraBytesField, LasHeader, LasVlr } from './las-header.js';
 export { findVlr, readLasHeader } from './las-header.js';
 export { LAZ_READER } from './laz.reader.js';
 export type { PointCloudReader, ReadBounds, ReadOptions } from './point-cloud-reader.js';
+
+/**
+ * A point-cloud format: its descriptor (id, extensions, magic bytes), whether
+ * a header is of this format, and how to open a reader over it. Formats are
+ * tried in {@link POINT_CLOUD_FORMATS} order, the most specific first.
+ */
+export interface PointCloudFormat {
+  descriptor: { id: string; name: string; extensions: readonly string[]; magic: string };
+  accepts(header: LasHeader): boolean;
+  open(source: ByteSource, header: LasHeader, crs: CrsInfo | null): PointCloudReader | Promise<PointCloudReader>;
+}
+
+/** Every point-cloud format the engine reads: COPC (a LAZ with a copc VLR), LAZ, LAS. */
+export const POINT_CLOUD_FORMATS: readonly PointCloudFormat[] = [
+  { descriptor: COPC_READER, accepts: (h) => h.compressed && isCopc(h), open: createCopcReader },
+  { descriptor: LAZ_READER, accepts: (h) => h.compressed, open: createLazReader },
+  { descriptor: LAS_READER, accepts: (h) => !h.compressed, open: createLasReader },
+];
 
 /** Options of {@link openPointCloud}. */
 export interface OpenOptions {
@@ -44,9 +63,9 @@ export async function openPointCloudSource(source: ByteSource, options: OpenOpti
   try {
     const header = await readLasHeader(source);
     const crs = resolveCrs(header, options.epsg);
-    if (!header.compressed) return createLasReader(source, header, crs);
-    if (isCopc(header)) return await createCopcReader(source, header, crs);
-    return await createLazReader(source, header, crs);
+    const format = POINT_CLOUD_FORMATS.find((f) => f.accepts(header));
+    if (!format) throw new InvalidInput('header', 'no reader accepts this file');
+    return await format.open(source, header, crs);
   } catch (error) {
     await source.close();
     throw error;

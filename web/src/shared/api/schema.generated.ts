@@ -2208,6 +2208,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/processing/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The products a processing run can make (the engine’s product registry)
+         * @description Each product with its asset type, layer, how the viewer shows it, the products it needs and the processing options it reads; in the asset sort order of spec §3. Public: it describes the service, not a user’s data.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The products */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProductList"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/processing": {
         parameters: {
             query?: never;
@@ -4150,6 +4189,11 @@ export interface components {
             storage: "CESIUM_ION" | "CUSTOM_TILING";
             /** @enum {string|null} */
             tilingType: "GOCESIUM_TILER" | "PY3DTILES" | null;
+            /**
+             * @description How a viewer shows it (product registry): 3D Tiles, raster tiles, OGC features or a download.
+             * @enum {string}
+             */
+            display: "pointCloud" | "raster" | "vector" | "download";
             /** @description When READY: signed URL of tileset.json (point clouds) or of the `{z}/{x}/{y}.png` template (rasters); expires after 6 h. */
             accessUrl: string | null;
             files: components["schemas"]["AssetFile"][];
@@ -4160,8 +4204,11 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
-        /** @enum {string} */
-        AssetType: "POINT_CLOUD" | "CLASSIFIED_POINT_CLOUD" | "POWER_LINE" | "GRID" | "CONTOUR_LINE" | "CONTOUR_LINE_MAJOR" | "CONTOUR_LINE_MINOR" | "BUILDINGS" | "TREE_CROWNS" | "TREE_TOPS" | "DTM" | "IMAGERY_DTM" | "HILLSHADE_DTM" | "SLOPE_MAP" | "TOPOGRAPHIC_MAP" | "FOREST_INVENTORY" | "PDF_REPORT";
+        /**
+         * @description POINT_CLOUD or the asset type of a product of GET /api/processing/products.
+         * @example DTM
+         */
+        AssetType: string;
         /** @enum {string} */
         AssetStatus: "NONE" | "UPLOADING" | "UPLOADED" | "PROCESSING" | "ABORTED" | "EXTRACTING_METADATA" | "TILING" | "READY" | "ERROR";
         AssetFile: {
@@ -4206,6 +4253,21 @@ export interface components {
              * @example Autzen
              */
             name: string;
+        };
+        ProductList: {
+            results: components["schemas"]["ProductInfo"][];
+        };
+        ProductInfo: {
+            /** @example hillshade */
+            id: string;
+            assetType: components["schemas"]["AssetType"];
+            title: string;
+            /** @enum {string} */
+            layer: "POINT_CLOUD" | "RASTER" | "VECTOR" | "REPORT";
+            /** @enum {string} */
+            display: "pointCloud" | "raster" | "vector" | "download";
+            needs: string[];
+            options: string[];
         };
         Job: {
             /**
@@ -4261,27 +4323,34 @@ export interface components {
         ProcessingRequest: {
             options?: components["schemas"]["ProcessingOptions"];
         };
+        /** @description The major contour interval must be greater than the minor one. Fields: dtmResolutionCm, gridResolutionCm, contourMinorCm, contourMajorCm, powerLineBuffersCm, clearanceHeightCm, treeFallHeightBufferCm, crownShape, buildingSimplification. */
         ProcessingOptions: {
             /** @description 20–3000 cm (default 50). */
-            dtmResolution?: number;
-            shadedDtm?: boolean;
-            contours?: boolean;
-            /** @description 10–1000 cm (default 50). */
-            contourMinorInterval?: number;
-            /** @description 10–1000 cm, > minor (default 250). */
-            contourMajorInterval?: number;
+            dtmResolutionCm?: number;
             /** @description 100–10000 cm (default 1000). */
-            gridResolution?: number;
-            /** @description 1–3 radii of 100–1000 cm. */
-            powerLineBufferZones?: number[];
-            /** @description 100–10000 cm. */
-            clearanceZoneHeight?: number;
-            /** @description 10–1000 cm. */
-            treeFallHeightBuffer?: number;
-            /** @enum {string} */
+            gridResolutionCm?: number;
+            /** @description 10–1000 cm (default 50). */
+            contourMinorCm?: number;
+            /** @description 10–1000 cm (default 250). */
+            contourMajorCm?: number;
+            /** @description 1–3 radii of 100–1000 cm (default 300, 600, 900). */
+            powerLineBuffersCm?: number[];
+            /** @description 100–10000 cm (default 300). */
+            clearanceHeightCm?: number;
+            /** @description 10–1000 cm (default 100). */
+            treeFallHeightBufferCm?: number;
+            /**
+             * @description Default NARROW.
+             * @enum {string}
+             */
             crownShape?: "NARROW" | "WIDE";
-            /** @enum {string} */
+            /**
+             * @description Default RURAL.
+             * @enum {string}
+             */
             buildingSimplification?: "RURAL" | "URBAN";
+            /** @description Product ids to make (with what they need); every product when absent. */
+            products?: string[];
         } & {
             [key: string]: unknown;
         };

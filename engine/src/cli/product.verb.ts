@@ -1,0 +1,167 @@
+import { open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { EngineError, InvalidInput } from '../core/errors.js';
+import type { ArtifactFormat, ProductDefinition } from '../core/product.js';
+import { flagOf, OPTION_FIELDS, OPTION_NAMES, type OptionName, processingOptionsSchema } from '../products/options.js';
+import { PRODUCTS } from '../products/registry.js';
+import { productClosure, type RunOutcome, runProducts, writeManifest } from '../products/run-products.js';
+import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption, type VerbArgs } from './verb.js';
+
+/** Format of a file from its first bytes: a point cloud, a GeoTIFF, or unknown. */
+async function sniff(file: string): Promise<ArtifactFormat | 'pointCloud' | null> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, 'r');
+  } catch (cause) {
+    throw new InvalidInput('IN', `cannot read ${file}: ${(cause as Error).message}`);
+  }
+  try {
+    const head = Buffer.alloc(4);
+    await handle.read(head, 0, 4, 0);
+    const magic = head.toString('latin1');
+    if (magic === 'LASF') return 'pointCloud';
+    if (magic === 'II*\0' || magic === 'MM\0*') return 'GTiff';
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The CLI flags of processing options: `--dtm-resolution-cm 50`, `--power-line-buffers-cm 300,600`. */
+function optionFlags(names: readonly OptionName[]): Record<string, { type: 'string' }> {
+  return Object.fromEntries(names.map((n) => [flagOf(n), { type: 'string' as const }]));
+}
+
+function usageOfOptions(names: readonly OptionName[]): string {
+  return names
+    .map((n) => {
+      const f = OPTION_FIELDS[n];
+      const value = f.kind === 'choice' ? f.choices.join('|') : f.kind === 'centimetreList' ? 'CM[,CM]' : 'CM';
+      return `[--${flagOf(n)} ${value}]`;
+    })
+    .join(' ');
+}
+
+/** Processing options from `--options FILE.json` and option flags; InvalidInput names the flag. */
+async function readOptions(values: VerbArgs['values'], names: readonly OptionName[], products?: string[]) {
+  let raw: Record<string, unknown> = {};
+  if (typeof values.options === 'string') {
+    let text: string;
+    try {
+      text = await readFile(values.options, 'utf8');
+    } catch (cause) {
+      throw new InvalidInput('--options', `cannot read ${values.options}: ${(cause as Error).message}`);
+    }
+    try {
+      raw = JSON.parse(text) as Record<string, unknown>;
+    } catch (cause) {
+      throw new InvalidInput('--options', `${values.options} is not JSON: ${(cause as Error).message}`);
+    }
+  }
+  for (const name of names) {
+    const v = values[flagOf(name)];
+    if (typeof v !== 'string') continue;
+    const f = OPTION_FIELDS[name];
+    const number = (s: string) => {
+      const n = Number(s);
+      if (s.trim() === '' || !Number.isFinite(n)) throw new InvalidInput(`--${flagOf(name)}`, `"${s}" is not a number`);
+      return n;
+    };
+    raw[name] =
+      f.kind === 'choice' ? v.toUpperCase() : f.kind === 'centimetreList' ? v.split(',').map(number) : number(v);
+  }
+  if (products) raw.products = products;
+  const parsed = processingOptionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = String(issue.path[0] ?? 'options');
+    const where = (OPTION_NAMES as string[]).includes(field) ? `--${flagOf(field)}` : `options.${field}`;
+    throw new InvalidInput(where, issue.message);
+  }
+  return parsed.data;
+}
+
+/** Prints a run's artifacts and failures; the exit code (2 when a product met bad input, 1 on other failures). */
+function report(outcome: RunOutcome, outDir: string, manifest: string, out: (line: string) => void): number {
+  for (const a of outcome.manifest.artifacts) {
+    out(`${a.type.padEnd(24)} ${path.join(outDir, a.path)} (${a.format}, ${a.count} × ${a.bytes} bytes)`);
+  }
+  out(`manifest: ${manifest}`);
+  const failed = outcome.runs.filter((r) => r.status === 'ERROR');
+  if (failed.length === 0) return 0;
+  const first = failed.find((r) => r.error?.code !== 'DEPENDENCY_FAILED') ?? failed[0]!;
+  const bad = first.error?.code === 'PRODUCT_FAILED' ? 1 : 2;
+  throw Object.assign(new EngineError(first.error?.code ?? 'PRODUCT_FAILED', `${first.id}: ${first.error?.message}`), {
+    exitCode: bad,
+  });
+}
+
+/**
+ * The `nuage <id>` verb of a product: makes it (and what it needs) from a
+ * point cloud, or from a file of a product it needs (a DTM GeoTIFF for
+ * `nuage hillshade`), into OUTDIR with a manifest.json.
+ */
+export function productVerb(product: ProductDefinition): CliVerb {
+  const closure = productClosure([product.id]);
+  const names = OPTION_NAMES.filter((n) => closure.some((p) => p.options.includes(n)));
+  const restorable = closure.filter((p) => p.restore && p.id !== product.id && p.restore.format !== 'LAS');
+  const from = restorable.map((p) => `a ${p.id} ${p.restore!.format}`).join(' or ');
+  const verb: CliVerb = {
+    name: product.id,
+    summary: product.summary,
+    usage: `nuage ${product.id} IN OUTDIR ${usageOfOptions(names)} [--options FILE.json] [--epsg N]`.replace(
+      /\s+/g,
+      ' ',
+    ),
+    options: { ...EPSG_OPTION, options: { type: 'string' }, ...optionFlags(names) },
+    async run({ positionals, values, out }) {
+      expectPositionals(verb, positionals, 2);
+      const [input, outDir] = positionals as [string, string];
+      const options = await readOptions(values, names, [product.id]);
+      const epsg = parseEpsgOption(values.epsg);
+      const format = await sniff(input);
+      const source = format === 'pointCloud' ? undefined : restorable.find((p) => p.restore!.format === format);
+      if (format !== 'pointCloud' && !source) {
+        throw new InvalidInput('IN', `${input} is neither a LAS/LAZ/COPC point cloud${from ? ` nor ${from}` : ''}`);
+      }
+      const outcome = await runProducts({
+        input: { path: input, ...(epsg === undefined ? {} : { epsg }) },
+        options,
+        outDir,
+        hooks: source
+          ? { done: async (p) => (p.id === source.id ? async () => [{ path: input, extension: 'tif' }] : null) }
+          : {},
+      });
+      return report(outcome, outDir, await writeManifest(outDir, outcome.manifest), out);
+    },
+  };
+  return verb;
+}
+
+/** `nuage process IN OUTDIR`: every product (or `--products A,B` and what they need), as a processing job does. */
+export const processVerb: CliVerb = {
+  name: 'process',
+  summary: 'every product (or --products A,B with what they need) into OUTDIR with a manifest.json, as a job does',
+  usage: `nuage process IN OUTDIR [--products ID,ID] [--options FILE.json] ${usageOfOptions(OPTION_NAMES)} [--epsg N]`,
+  options: { ...EPSG_OPTION, options: { type: 'string' }, products: { type: 'string' }, ...optionFlags(OPTION_NAMES) },
+  async run({ positionals, values, out }) {
+    expectPositionals(processVerb, positionals, 2);
+    const [input, outDir] = positionals as [string, string];
+    const products = typeof values.products === 'string' ? values.products.split(',').map((s) => s.trim()) : undefined;
+    const options = await readOptions(values, OPTION_NAMES, products);
+    productClosure(options.products);
+    const epsg = parseEpsgOption(values.epsg);
+    const outcome = await runProducts({
+      input: { path: input, ...(epsg === undefined ? {} : { epsg }) },
+      options,
+      outDir,
+      progress: (f, step) => out(`${Math.round(f * 100)}% ${step}`),
+    });
+    const quality = outcome.runs.find((r) => r.id === 'quality' && r.status === 'READY')?.figures;
+    if (typeof quality?.kappa === 'number') out(`ground vs input: kappa ${quality.kappa.toFixed(3)}`);
+    return report(outcome, outDir, await writeManifest(outDir, outcome.manifest), out);
+  },
+};
+
+/** One verb per product of the registry. */
+export const productVerbs: CliVerb[] = PRODUCTS.map(productVerb);

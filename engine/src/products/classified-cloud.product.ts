@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type { PointChunk } from '../core/chunk.js';
+import { CrsRequired, InvalidInput } from '../core/errors.js';
+import { defineProduct } from '../core/product.js';
+import { classifyCloudTiled } from '../filters/classify.filter.js';
+import { gatherCloud, splitCloud } from '../filters/cloud.js';
+import { openPointCloud } from '../readers/index.js';
+import { tilePointCloud } from '../tiler/tile-point-cloud.js';
+import { writeLas } from '../writers/las.writer.js';
+import { type ClassifiedCloud, INLINE_DECODE, terrainUnits } from './product-values.js';
+
+async function* asAsync(chunks: Iterable<PointChunk>): AsyncIterable<PointChunk> {
+  yield* chunks;
+}
+
+/** Reads a whole point cloud into one chunk with its CRS and terrain units. */
+async function readCloud(
+  file: string,
+  epsg: number | undefined,
+  context: { signal?: AbortSignal; progress?: (f: number) => void },
+) {
+  const reader = await openPointCloud(file, epsg === undefined ? {} : { epsg });
+  let cloud: PointChunk;
+  try {
+    cloud = await gatherCloud(reader.read({ signal: context.signal, workers: INLINE_DECODE }), context);
+  } finally {
+    await reader.close();
+  }
+  const crs = reader.crs;
+  if (!crs) throw new CrsRequired('the point cloud has no CRS: give one with --epsg (or the asset epsgCode)');
+  return { cloud, crs, units: terrainUnits(crs), header: reader.header };
+}
+
+/**
+ * CLASSIFIED_POINT_CLOUD: noise, ground, vegetation bands and buildings by the
+ * engine's classifier (over spatial tiles on worker threads); a LAS 1.4 file
+ * and a 3D Tiles tileset of its own. Hands the classified cloud on.
+ */
+export const classifiedCloudProduct = defineProduct<ClassifiedCloud>({
+  id: 'classify',
+  assetType: 'CLASSIFIED_POINT_CLOUD',
+  title: 'Classified point cloud',
+  summary: 'classified LAS 1.4 (noise, ground, vegetation, buildings) and its 3D Tiles',
+  layer: 'POINT_CLOUD',
+  display: 'pointCloud',
+  needs: [],
+  options: [],
+  weight: 12,
+  async run(ctx) {
+    const { cloud, crs, units, header } = await readCloud(ctx.input.path, ctx.input.epsg, {
+      signal: ctx.signal,
+      progress: (f) => ctx.progress(0.1 * f),
+    });
+    if (cloud.count < 3) throw new InvalidInput('points', `the cloud has ${cloud.count} points: nothing to process`);
+    const vendor = cloud.classification ? cloud.classification.slice() : undefined;
+    const classified = await classifyCloudTiled(cloud, units, {
+      signal: ctx.signal,
+      progress: (f) => ctx.progress(0.1 + 0.45 * f),
+    });
+    const classifiedCloud: PointChunk = { ...cloud, classification: classified.classification };
+    const lasPath = path.join(ctx.workDir, 'classified.las');
+    await writeLas(lasPath, asAsync(splitCloud(classifiedCloud)), {
+      crs,
+      scale: header.scale,
+      offset: header.offset,
+      extraBytes: header.extraBytes,
+      generatingSoftware: 'Nuage engine',
+      signal: ctx.signal,
+    });
+    ctx.progress(0.65);
+    const tilesDir = path.join(ctx.workDir, 'tiles');
+    const tiled = await tilePointCloud(
+      lasPath,
+      tilesDir,
+      { ...ctx.tilerOptions, ...(crs.epsg ? { epsg: crs.epsg } : {}) },
+      { signal: ctx.signal, progress: (f) => ctx.progress(0.65 + 0.35 * f), tmpDir: ctx.tmpDir },
+    );
+    return {
+      files: [{ path: lasPath, format: 'LAS', extension: 'las', epsg: crs.epsg, count: cloud.count }],
+      tiles: { dir: tilesDir, format: '3DTiles', epsg: 4978, count: tiled.tileCount },
+      value: { cloud: classifiedCloud, crs, units, ...(vendor ? { vendor } : {}) },
+      figures: { classCounts: classified.counts, tiles: tiled.tileCount },
+    };
+  },
+  restore: {
+    format: 'LAS',
+    async load(files, ctx) {
+      const las = files.find((f) => f.extension === 'las');
+      if (!las) throw new InvalidInput('classify', 'the classified LAS file of the earlier run is missing');
+      const { cloud, crs, units } = await readCloud(las.path, ctx.epsg, { signal: ctx.signal });
+      return { cloud, crs, units };
+    },
+  },
+});
