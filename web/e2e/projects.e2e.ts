@@ -1,8 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { OPTION_FIELDS, OPTION_NAMES } from '@nuage/engine/products/options.js';
 import { realFile } from '@nuage/fixtures/real-data.js';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchWebGlBrowser, waitForTilesLoaded } from './projects-helpers.js';
+import { formatCentimetres } from '../src/features/projects/processing-options.schema.js';
+import { apiCall, launchWebGlBrowser, waitForTilesLoaded } from './projects-helpers.js';
 import { e2e, screenshot, UI_TIMEOUT, waitForRoute } from './support.js';
+
+/** The processing form's English texts (web/public/locales/en-US/projects.json). */
+const TEXTS = JSON.parse(readFileSync(new URL('../public/locales/en-US/projects.json', import.meta.url), 'utf8'))
+  .processing as {
+  fields: Record<string, string>;
+  choices: Record<string, Record<string, string>>;
+  rangeHint: string;
+  bufferZone: string;
+};
+
+/** "from 20 cm to 30 m" in English. */
+function rangeHint(min: number, max: number): string {
+  return TEXTS.rangeHint.replace('{{min}}', formatCentimetres(min)).replace('{{max}}', formatCentimetres(max));
+}
+
+/**
+ * Checks the processing form shows every option of the engine's OPTION_FIELDS
+ * with its label, default and range hint (choices with every value).
+ */
+async function expectEveryOption(page: Page): Promise<void> {
+  for (const name of OPTION_NAMES) {
+    const field = OPTION_FIELDS[name];
+    switch (field.kind) {
+      case 'centimetres': {
+        const input = page.getByLabel(TEXTS.fields[name]!, { exact: true });
+        await expect(input.inputValue(), name).resolves.toBe(String(field.default));
+        expect(await input.getAttribute('id'), name).toBe(`field-${name}`);
+        expect(await page.locator(`#field-${name}-hint`).textContent(), name).toContain(
+          rangeHint(field.min, field.max),
+        );
+        break;
+      }
+      case 'centimetreList': {
+        await page.locator(`[data-option="${name}"] legend`).getByText(TEXTS.fields[name]!, { exact: true }).waitFor();
+        for (const [i, value] of field.default.entries()) {
+          const input = page.getByLabel(TEXTS.bufferZone.replace('{{index}}', String(i + 1)), { exact: true });
+          await expect(input.inputValue(), `${name}.${i}`).resolves.toBe(String(value));
+          expect(await page.locator(`#field-${name}-${i}-hint`).textContent(), `${name}.${i}`).toContain(
+            rangeHint(field.min, field.max),
+          );
+        }
+        break;
+      }
+      case 'choice': {
+        await page.getByText(TEXTS.fields[name]!, { exact: true }).waitFor();
+        for (const value of field.choices) {
+          const radio = page.getByRole('radio', { name: TEXTS.choices[name]![value]!, exact: true });
+          await expect(radio.isChecked(), `${name}=${value}`).resolves.toBe(value === field.default);
+        }
+        break;
+      }
+    }
+  }
+}
 
 /**
  * The projects journey (issue 6): log in, create a project from a real LAS
@@ -52,6 +109,55 @@ describe('projects', () => {
     expect(await summary.textContent()).toContain('LAS 1.2');
     await expect(page.getByLabel(/Project name/).inputValue()).resolves.toBe('autzen_trim');
     await page.getByLabel(/Project name/).fill('Autzen stadium');
+
+    // The processing form shows every option of the engine's descriptors, with its default and range.
+    await expectEveryOption(page);
+    // An out-of-range DTM resolution shows the range, translated (en, then fr, then back to en).
+    const dtm = page.getByLabel(TEXTS.fields.dtmResolutionCm!, { exact: true });
+    await dtm.fill('10');
+    await dtm.blur();
+    await page.locator('#field-dtmResolutionCm-hint').getByText('Enter a value from 20 cm to 30 m.').waitFor();
+    await page.getByTestId('language-select').selectOption('fr');
+    await page.locator('#field-dtmResolutionCm-hint').getByText('Saisissez une valeur de 20 cm à 30 m.').waitFor();
+    await page.getByLabel('Résolution du MNT', { exact: true }).waitFor();
+    await screenshot(page, 'projects-create-fr');
+    await page.getByTestId('language-select').selectOption('en-US');
+    await page.locator('#field-dtmResolutionCm-hint').getByText('Enter a value from 20 cm to 30 m.').waitFor();
+    await dtm.fill('50');
+    await page.locator('#field-dtmResolutionCm-hint').getByText('= 50 cm · from 20 cm to 30 m').waitFor();
+
+    // Buffer zones: the last can be removed and added again (1 to 3).
+    await page.getByRole('button', { name: 'Remove the last zone' }).click();
+    await expect(page.getByLabel('Buffer zone 3 radius', { exact: true }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Add a zone' }).click();
+    await expect(page.getByLabel('Buffer zone 3 radius', { exact: true }).inputValue()).resolves.toBe('900');
+
+    // Products to make: every product of the registry, ticked; unticking the DTM unticks what is made from
+    // it, ticking the major contours ticks what they are made from again.
+    const { results: products } = await apiCall<{ results: Array<{ id: string; needs: string[] }> }>(
+      null,
+      'GET',
+      '/processing/products',
+    );
+    const productBoxes = page.getByTestId('processing-products').getByRole('checkbox');
+    await expect(productBoxes.count()).resolves.toBe(products.length);
+    const ticked = async () =>
+      (await productBoxes.evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).checked))).filter(Boolean)
+        .length;
+    await expect(ticked()).resolves.toBe(products.length);
+    const box = (label: string) =>
+      page.getByTestId('processing-products').getByRole('checkbox', { name: label, exact: true });
+    await box('Terrain model (DTM)').setChecked(false, { force: true });
+    await expect(box('Contour lines').isChecked()).resolves.toBe(false);
+    await expect(box('Hillshade').isChecked()).resolves.toBe(false);
+    await expect(box('Classified point cloud').isChecked()).resolves.toBe(true);
+    await box('Major contours').setChecked(true, { force: true });
+    await expect(box('Terrain model (DTM)').isChecked()).resolves.toBe(true);
+    await expect(box('Contour lines').isChecked()).resolves.toBe(true);
+    await expect(box('Hillshade').isChecked()).resolves.toBe(false);
+    await screenshot(page, 'projects-create-products');
+    for (const b of await productBoxes.all()) if (!(await b.isChecked())) await b.setChecked(true, { force: true });
+    await expect(ticked()).resolves.toBe(products.length);
 
     // The processing form refuses a major contour interval not above the minor one.
     await page.getByLabel('Major contour interval').fill('40');

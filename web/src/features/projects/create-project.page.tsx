@@ -22,7 +22,7 @@ import { errorMessage } from '../../shared/i18n/error-message.js';
 import { PageFrame } from '../../shared/ui/page-frame.js';
 import { TextField } from '../../shared/ui/text-field.js';
 import { formatBytes } from '../viewer/download-dialog.js';
-import { type LasHeaderData, LasHeaderError, readLasHeaderFromFile } from './las-header.js';
+import { type LasHeaderData, LasHeaderError, readLasHeaderFromFile } from './las-file-header.js';
 import { ProcessingFields } from './processing-fields.js';
 import { DEFAULT_PROCESSING_OPTIONS, processingOptionsSchema } from './processing-options.schema.js';
 import { projectNameRule } from './project-name.schema.js';

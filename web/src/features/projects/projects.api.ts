@@ -1,9 +1,13 @@
+import useSWR from 'swr';
 import { api } from '../../shared/api/api.js';
 import { ApiError, errorFromResponse, NETWORK_ERROR } from '../../shared/api/api-error.js';
+import type { components } from '../../shared/api/schema.generated.js';
 import type { Page } from '../../shared/api/types.js';
-import type { LasHeaderData } from './las-header.js';
+import type { LasHeaderData } from './las-file-header.js';
 import type { ProcessingOptions } from './processing-options.schema.js';
-import type { Asset, Project } from './projects.types.js';
+import type { Project } from './projects.types.js';
+
+type Schemas = components['schemas'];
 
 /** Query of the projects table (spec §7 table contract). */
 export interface ProjectListQuery {
@@ -35,21 +39,15 @@ export async function deleteProject(id: string): Promise<void> {
 }
 
 /** What POST /assets/upload-signed-url answers. */
-export interface SignedUpload {
-  signedUrl: string;
-  asset: Asset;
-  filename: string;
-}
+export type SignedUpload = Schemas['UploadUrl'];
 
-/** POST /assets/upload-signed-url (spec §7): a signed, single-use URL to PUT the file to. */
-export function requestUploadUrl(body: {
-  layerId: string;
-  type: 'POINT_CLOUD';
-  filename: string;
-  fileSize: number;
-  epsgCode: number | null;
-  lasHeaderData: LasHeaderData;
-}): Promise<SignedUpload> {
+/**
+ * POST /assets/upload-signed-url (spec §7): a signed, single-use URL to PUT the file to.
+ * The browser uploads point clouds only, with what it read of their header.
+ */
+export function requestUploadUrl(
+  body: Schemas['UploadUrlRequest'] & { type: 'POINT_CLOUD'; epsgCode: number | null; lasHeaderData: LasHeaderData },
+): Promise<SignedUpload> {
   return api.post<SignedUpload>('/assets/upload-signed-url', { body });
 }
 
@@ -58,17 +56,29 @@ export function requestUploadUrl(body: {
  * of the uploaded file; with `processingOptions` the processing follows once
  * the tileset is ready.
  */
-export function startTiling(body: {
-  assetId: string;
-  filename: string;
-  fileSize: number;
-  originalFilename: string;
-  processingOptions?: ProcessingOptions;
-}): Promise<{ asset: Asset; inputFilePath?: string }> {
+export function startTiling(
+  body: Omit<Schemas['StartTiling'], 'processingOptions'> & { processingOptions?: ProcessingOptions },
+): Promise<Schemas['TilingStarted']> {
   return api.post('/assets/start-tiling', { body });
 }
 
-/** POST /projects/{id}/processing: runs every product again with the form's options. */
+/** One product a processing can make (the engine's product registry). */
+export type ProductInfo = Schemas['ProductInfo'];
+
+/** GET /processing/products: every product, in the asset order of spec §3. */
+export async function listProcessingProducts(): Promise<ProductInfo[]> {
+  return (await api.get<Schemas['ProductList']>('/processing/products')).results;
+}
+
+/** SWR hook of the product registry (it changes with a deployment only: fetched once). */
+export function useProcessingProducts() {
+  return useSWR(['processing-products'], listProcessingProducts, {
+    revalidateOnFocus: false,
+    revalidateIfStale: false,
+  });
+}
+
+/** POST /projects/{id}/processing: runs the products again (all, or `options.products`) with the form's options. */
 export function startProcessing(projectId: string, options: ProcessingOptions): Promise<unknown> {
   return api.post(`/projects/${encodeURIComponent(projectId)}/processing`, { body: { options } });
 }

@@ -37,7 +37,7 @@ export function LayerTree({ project, ticked, onToggle }: LayerTreeProps) {
           </div>
           <ul>
             {assets.map((asset) => {
-              const tickable = isTickable(asset) && isDrawable(asset, layer.type);
+              const tickable = isTickable(asset) && isDrawable(asset);
               const label = t(`viewer:assetTypes.${asset.type}`, { defaultValue: asset.name });
               return (
                 <li key={asset.id} className="nu-layer-tree__asset" data-asset-type={asset.type}>

@@ -12,6 +12,20 @@ import {
   viewerProblem,
 } from './viewer-scene.js';
 
+/** How the product registry shows the types these tests use (GET /processing/products). */
+const DISPLAY: Record<string, Asset['display']> = {
+  POINT_CLOUD: 'pointCloud',
+  CLASSIFIED_POINT_CLOUD: 'pointCloud',
+  DTM: 'download',
+  HILLSHADE_DTM: 'raster',
+  SLOPE_MAP: 'raster',
+  CONTOUR_LINE: 'vector',
+  BUILDINGS: 'vector',
+  TREE_TOPS: 'vector',
+  PDF_REPORT: 'download',
+  QUALITY_REPORT: 'download',
+};
+
 let nextId = 1;
 function asset(type: AssetType, patch: Partial<Asset> = {}): Asset {
   const id = String(nextId++);
@@ -19,6 +33,7 @@ function asset(type: AssetType, patch: Partial<Asset> = {}): Asset {
     id,
     layerId: '0',
     type,
+    display: DISPLAY[type] ?? 'vector',
     status: 'READY',
     name: type.toLowerCase(),
     storage: 'CUSTOM_TILING',
@@ -96,10 +111,21 @@ describe('layer tree rules (spec §4)', () => {
     const errored = asset('DTM', { status: 'ERROR' });
     expect([isListed(asset('POINT_CLOUD')), isListed(tiling), isListed(errored)]).toEqual([true, true, false]);
     expect([isTickable(asset('POINT_CLOUD')), isTickable(tiling)]).toEqual([true, false]);
-    expect(isDrawable(asset('DTM', { accessUrl: null }), 'RASTER')).toBe(false);
-    expect(isDrawable(asset('HILLSHADE_DTM', { accessUrl: '/t/{z}/{x}/{y}.png' }), 'RASTER')).toBe(true);
-    expect(isDrawable(asset('CONTOUR_LINE', { accessUrl: null }), 'VECTOR')).toBe(true);
-    expect(isDrawable(asset('PDF_REPORT'), 'REPORT')).toBe(false);
+    expect(isDrawable(asset('SLOPE_MAP', { accessUrl: null }))).toBe(false);
+    expect(isDrawable(asset('HILLSHADE_DTM', { accessUrl: '/t/{z}/{x}/{y}.png' }))).toBe(true);
+    expect(isDrawable(asset('CONTOUR_LINE', { accessUrl: null }))).toBe(true);
+    expect(isDrawable(asset('PDF_REPORT'))).toBe(false);
+  });
+
+  it("decides what it draws by the registry's display, not by the asset type", () => {
+    // The DTM is a download (its hillshade and imagery are drawn), even with an access URL.
+    expect(isDrawable(asset('DTM', { accessUrl: '/t/{z}/{x}/{y}.png' }))).toBe(false);
+    expect(isDrawable(asset('QUALITY_REPORT'))).toBe(false);
+    // A type this build does not know is drawn as the registry says.
+    expect(isDrawable(asset('CANOPY_HEIGHT', { display: 'raster', accessUrl: '/c/{z}/{x}/{y}.png' }))).toBe(true);
+    expect(isDrawable(asset('WIRES', { display: 'vector', accessUrl: null }))).toBe(true);
+    // A display this build does not know is not drawn.
+    expect(isDrawable(asset('HOLOGRAM', { display: 'hologram' as never }))).toBe(false);
   });
 
   it('ticks the first READY point cloud when the project opens', () => {
@@ -135,6 +161,30 @@ describe('sceneLayers', () => {
     expect(vector.kind === 'vector' && vector.url).toBe(
       `/ogc/collections/${contours.id}/items?limit=10000&token=tok+en`,
     );
+  });
+
+  it('draws by display: unknown types as the registry says, downloads never, unknown vectors in the default colour', () => {
+    const dtm = asset('DTM', { accessUrl: '/tiles/s/x/1/d/{z}/{x}/{y}.png' });
+    const canopy = asset('CANOPY_HEIGHT', { display: 'raster', accessUrl: '/tiles/s/x/1/c/{z}/{x}/{y}.png' });
+    const wires = asset('WIRES', { display: 'vector', accessUrl: null });
+    const contours = asset('CONTOUR_LINE', { accessUrl: null });
+    const quality = asset('QUALITY_REPORT', { accessUrl: null });
+    const lidar = asset('LIDAR_STRIPS', { display: 'pointCloud' });
+    const p = project([
+      layer('POINT_CLOUD', [lidar]),
+      layer('RASTER', [dtm, canopy]),
+      layer('VECTOR', [contours, wires]),
+      layer('REPORT', [quality]),
+    ]);
+    const all = sceneLayers(p, new Set([lidar.id, dtm.id, canopy.id, contours.id, wires.id, quality.id]));
+    expect(all.map((l) => [l.kind, l.id])).toEqual([
+      ['pointCloud', lidar.id],
+      ['raster', canopy.id],
+      ['vector', contours.id],
+      ['vector', wires.id],
+    ]);
+    const colours = all.flatMap((l) => (l.kind === 'vector' ? [l.color] : []));
+    expect(colours).toEqual(['#c98b4a', '#ffd166']);
   });
 
   it('builds OGC items URLs next to the API', () => {

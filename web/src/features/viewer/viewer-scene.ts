@@ -16,10 +16,11 @@ export type ViewerProblem =
   | { code: 'LAS_NOT_SUPPORTED' }
   | { code: 'TILING_TYPE_UNDEFINED' };
 
-/** Asset types drawn as point clouds (3D Tiles). */
-export const POINT_CLOUD_TYPES: ReadonlySet<AssetType> = new Set(['POINT_CLOUD', 'CLASSIFIED_POINT_CLOUD']);
-/** Raster assets the viewer draws as image tiles. */
-const RASTER_TYPES: ReadonlySet<AssetType> = new Set(['DTM', 'IMAGERY_DTM', 'HILLSHADE_DTM', 'SLOPE_MAP']);
+/** True for an asset the viewer draws as a point cloud (3D Tiles), as the product registry says (`display`). */
+export function isPointCloud(asset: Pick<Asset, 'display'>): boolean {
+  return asset.display === 'pointCloud';
+}
+
 /** Tiling types the viewer can read. */
 const TILING_TYPES = new Set(['GOCESIUM_TILER', 'PY3DTILES']);
 
@@ -34,14 +35,21 @@ export function isTickable(asset: Asset): boolean {
 }
 
 /**
- * True when the viewer can draw the asset: point clouds and rasters once they
- * have tiles (an access URL), vectors (served as OGC API Features); reports
- * are for download only.
+ * True when the viewer can draw the asset, by its `display` (product
+ * registry): point clouds and rasters once they have tiles (an access URL),
+ * vectors (served as OGC API Features); `download` assets (and a display this
+ * build does not know) are for download only.
  */
-export function isDrawable(asset: Asset, layerType: Layer['type']): boolean {
-  if (layerType === 'REPORT') return false;
-  if (layerType === 'VECTOR') return true;
-  return asset.accessUrl !== null && asset.accessUrl !== '';
+export function isDrawable(asset: Pick<Asset, 'display' | 'accessUrl'>): boolean {
+  switch (asset.display) {
+    case 'pointCloud':
+    case 'raster':
+      return asset.accessUrl !== null && asset.accessUrl !== '';
+    case 'vector':
+      return true;
+    default:
+      return false;
+  }
 }
 
 /**
@@ -69,7 +77,7 @@ export function viewerProblem(project: Project): ViewerProblem | null {
   if (project.status !== 'READY') return { code: 'PROJECT_NOT_READY', status: project.status };
   const layer = lasLayerOf(project);
   if (!layer) return { code: 'NO_LAS_LAYER' };
-  const working = layer.assets.filter((a) => POINT_CLOUD_TYPES.has(a.type) && a.status === 'READY');
+  const working = layer.assets.filter((a) => isPointCloud(a) && a.status === 'READY');
   if (working.length === 0) return { code: 'NO_WORKING_ASSET' };
   const asset = working[0]!;
   if (asset.storage === 'CESIUM_ION') {
@@ -94,11 +102,14 @@ function isHttpUrl(url: string): boolean {
 
 /** The assets ticked when a project opens: its first READY point cloud. */
 export function defaultTicked(project: Project): Set<string> {
-  const first = lasLayerOf(project)?.assets.find((a) => POINT_CLOUD_TYPES.has(a.type) && isTickable(a));
+  const first = lasLayerOf(project)?.assets.find((a) => isPointCloud(a) && isTickable(a));
   return new Set(first ? [first.id] : []);
 }
 
-/** Line colours of vector layers (power lines yellow, buildings red, contours brown...). */
+/**
+ * Line colours of vector layers (power lines yellow, buildings red, contours
+ * brown...); a vector type not listed gets {@link DEFAULT_VECTOR_COLOR}.
+ */
 const VECTOR_COLORS: Partial<Record<AssetType, string>> = {
   POWER_LINE: '#ffe14d',
   GRID: '#9aa5b1',
@@ -111,9 +122,18 @@ const VECTOR_COLORS: Partial<Record<AssetType, string>> = {
   TOPOGRAPHIC_MAP: '#d9d9d9',
 };
 
+/** Line colour of a vector type {@link VECTOR_COLORS} does not list. */
+export const DEFAULT_VECTOR_COLOR = '#ffd166';
+
+/** The line colour of a vector asset type. */
+export function vectorColor(type: AssetType): string {
+  return VECTOR_COLORS[type] ?? DEFAULT_VECTOR_COLOR;
+}
+
 /**
  * The layer descriptions handed to the viewer: every READY asset it can
- * draw, in layer order, visible when ticked. Rasters and vectors are only
+ * draw, by its `display` (product registry), in layer order, visible when
+ * ticked; `download` assets are not drawn. Rasters and vectors are only
  * described once ticked (the viewer fetches their tiles and features then).
  */
 export function sceneLayers(
@@ -127,19 +147,32 @@ export function sceneLayers(
     for (const asset of layer.assets) {
       if (!isTickable(asset)) continue;
       const visible = ticked.has(asset.id);
-      if (POINT_CLOUD_TYPES.has(asset.type) && asset.accessUrl && asset.storage === 'CUSTOM_TILING') {
-        out.push({ kind: 'pointCloud', id: asset.id, name: asset.name, tilesetUrl: asset.accessUrl, visible });
-      } else if (RASTER_TYPES.has(asset.type) && asset.accessUrl && visible) {
-        out.push({ kind: 'raster', id: asset.id, name: asset.name, url: asset.accessUrl, visible, opacity: 0.85 });
-      } else if (layer.type === 'VECTOR' && visible) {
-        out.push({
-          kind: 'vector',
-          id: asset.id,
-          name: asset.name,
-          url: vectorItemsUrl(apiBase, asset.id, shareToken),
-          visible,
-          color: VECTOR_COLORS[asset.type] ?? '#ffd166',
-        });
+      switch (asset.display) {
+        case 'pointCloud':
+          if (asset.accessUrl && asset.storage === 'CUSTOM_TILING') {
+            out.push({ kind: 'pointCloud', id: asset.id, name: asset.name, tilesetUrl: asset.accessUrl, visible });
+          }
+          break;
+        case 'raster':
+          if (asset.accessUrl && visible) {
+            out.push({ kind: 'raster', id: asset.id, name: asset.name, url: asset.accessUrl, visible, opacity: 0.85 });
+          }
+          break;
+        case 'vector':
+          if (visible) {
+            out.push({
+              kind: 'vector',
+              id: asset.id,
+              name: asset.name,
+              url: vectorItemsUrl(apiBase, asset.id, shareToken),
+              visible,
+              color: vectorColor(asset.type),
+            });
+          }
+          break;
+        default:
+          // 'download' (and a display this build does not know): not drawn.
+          break;
       }
     }
   }
@@ -170,9 +203,10 @@ function normaliseExtension(ext: string): string {
 }
 
 /**
- * What a project offers for download: every READY asset's files, vectors as
- * GeoJSON, DXF and Shapefile when those files exist, reports and point clouds
- * as they are. Classified point clouds are marked premium.
+ * What a project offers for download: every READY asset's files, vectors
+ * (`display` vector) as GeoJSON, DXF and Shapefile when those files exist,
+ * the others (rasters, reports, point clouds) as they are. Classified point
+ * clouds are marked premium.
  */
 export function downloadChoices(project: Project): DownloadChoice[] {
   const out: DownloadChoice[] = [];
@@ -180,7 +214,7 @@ export function downloadChoices(project: Project): DownloadChoice[] {
     for (const asset of layer.assets) {
       if (asset.status !== 'READY') continue;
       const files = new Map(asset.files.map((f) => [normaliseExtension(f.extension), f]));
-      if (layer.type === 'VECTOR') {
+      if (asset.display === 'vector') {
         for (const e of VECTOR_EXPORTS) {
           const file = e.extensions.map((x) => files.get(x)).find((f) => f !== undefined);
           if (file) {
