@@ -169,7 +169,7 @@ function ProjectAssets({ project }: { project: AdminProject }) {
                   </td>
                   <td title={t(`admin:projects.layerTypes.${layer.type}`)}>{layer.name}</td>
                   <td>{asset.name}</td>
-                  <td>{t(`admin:projects.assetTypes.${asset.type}`, { defaultValue: asset.type })}</td>
+                  <td>{t(`viewer:assetTypes.${asset.type}`, { defaultValue: asset.type })}</td>
                   <td>
                     <AssetStatusBadge status={asset.status} />
                   </td>
