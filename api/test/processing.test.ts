@@ -3,7 +3,8 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '@nuage/engine/cli.js';
-import type { Manifest } from '@nuage/engine/products/run-products.js';
+import { ASSET_TYPES, LAYER_OF_ASSET, LAYER_ORDER } from '@nuage/engine/products/registry.js';
+import { type Manifest, productClosure } from '@nuage/engine/products/run-products.js';
 import { realFile } from '@nuage/fixtures/real-data.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerHandle } from '../src/worker/runner.js';
@@ -109,14 +110,16 @@ describe('processing: every registered product becomes an asset', () => {
       'processing SUCCESS',
     );
     expect(done.status).toBe('READY');
-    expect(done.layers.map((l: { type: string }) => l.type)).toEqual(['POINT_CLOUD', 'RASTER', 'VECTOR', 'REPORT']);
+    // Every product of the registry is an asset in its layer, layers and assets in the spec §3 order.
+    const expected = LAYER_ORDER.map((layer) => ASSET_TYPES.filter((type) => LAYER_OF_ASSET[type] === layer)).filter(
+      (types) => types.length > 0,
+    );
+    expect(done.layers.map((l: { type: string }) => l.type)).toEqual(
+      LAYER_ORDER.filter((layer) => ASSET_TYPES.some((type) => LAYER_OF_ASSET[type] === layer)),
+    );
     const types = done.layers.map((l: { assets: Array<{ type: string }> }) => l.assets.map((a) => a.type));
-    expect(types).toEqual([
-      ['POINT_CLOUD', 'CLASSIFIED_POINT_CLOUD'],
-      ['DTM', 'IMAGERY_DTM', 'HILLSHADE_DTM', 'SLOPE_MAP'],
-      ['GRID', 'CONTOUR_LINE', 'CONTOUR_LINE_MAJOR', 'CONTOUR_LINE_MINOR'],
-      ['QUALITY_REPORT'],
-    ]);
+    expect(types).toEqual(expected);
+    expect(types.flat()).toEqual(expect.arrayContaining(['CLASSIFIED_POINT_CLOUD', 'DTM', 'HILLSHADE_DTM', 'GRID']));
     for (const a of assetsOf(done)) expect([a.type, a.status]).toEqual([a.type, 'READY']);
     const byType = Object.fromEntries(assetsOf(done).map((a) => [a.type, a]));
     expect(byType.CLASSIFIED_POINT_CLOUD.files).toEqual([
@@ -134,18 +137,9 @@ describe('processing: every registered product becomes an asset', () => {
       .executeTakeFirstOrThrow();
     expect(job).toMatchObject({ state: 'SUCCESS', step: 'done', percentage: 100, attempts: 1, retry_count: 0 });
     const result = job.result as { products: Array<{ id: string; status: string }>; chargedHectares: number };
-    expect(result.products.map((p) => p.id)).toEqual([
-      'classify',
-      'dtm',
-      'grid',
-      'contours',
-      'contours-major',
-      'contours-minor',
-      'imagery-dtm',
-      'hillshade',
-      'slope',
-      'quality',
-    ]);
+    expect(result.products.map((p) => p.id)).toEqual(productClosure(undefined).map((p) => p.id));
+    expect(result.products.map((p) => p.id).slice(0, 2)).toEqual(['classify', 'dtm']);
+    expect(result.products.every((p) => p.status === 'READY')).toBe(true);
     expect(result.chargedHectares).toBeCloseTo(done.area, 6);
     const charges = await t.tdb.db.selectFrom('charges').selectAll().execute();
     expect(charges).toHaveLength(1);
@@ -201,8 +195,9 @@ describe('processing: every registered product becomes an asset', () => {
       expect(sha(jobBytes), `${a.type} ${a.path}`).toBe(sha(cliBytes));
       compared++;
     }
-    // Classified LAS, DTM, hillshade, slope, 3 contour files, grid, quality report.
-    expect(compared).toBe(9);
+    // Every file: classified LAS, DTM, hillshade, slope, 3 contour files, grid, quality report... (not tiles).
+    expect(compared).toBe(cli.artifacts.filter((a) => a.format !== 'XYZ' && a.format !== '3DTiles').length);
+    expect(compared).toBeGreaterThanOrEqual(9);
   });
 
   it('serves the DTM as raster tiles at a signed URL, and the hillshade variant', async () => {
@@ -250,7 +245,10 @@ describe('processing: every registered product becomes an asset', () => {
     const p = await getProject(t, ada, project.id);
     const contours = assetsOf(p).find((a) => a.type === 'CONTOUR_LINE_MAJOR');
     expect(ids).toContain(contours.id);
-    expect(list.collections).toHaveLength(4);
+    // One collection per asset with features (grid, the three contour assets, and later vector products).
+    const withFeatures = await t.tdb.db.selectFrom('features').select('asset_id').distinct().execute();
+    expect(list.collections).toHaveLength(withFeatures.length);
+    expect(withFeatures.length).toBeGreaterThanOrEqual(4);
     const one = await json(await t.app.request(`/ogc/collections/${contours.id}`, as(ada, 'GET')));
     const [west, south, east, north] = one.extent.spatial.bbox[0];
     // fusa: UTM 54S, 222 km west of the 141°E meridian (138.6°E), 35°S.
