@@ -8,6 +8,7 @@ import type { LayerType, ProductDefinition } from '../core/product.js';
 import { LAYER_TYPES } from '../core/product.js';
 import { classifiedCloudProduct } from './classified-cloud.product.js';
 import { contoursProduct, majorContoursProduct, minorContoursProduct } from './contours.product.js';
+import { dsmProduct } from './dsm.product.js';
 import { dtmProduct } from './dtm.product.js';
 import { gridProduct } from './grid.product.js';
 import { hillshadeProduct } from './hillshade.product.js';
@@ -22,6 +23,7 @@ export const PRODUCTS: readonly ProductDefinition<unknown>[] = [
   majorContoursProduct,
   minorContoursProduct,
   dtmProduct,
+  dsmProduct,
   imageryDtmProduct,
   hillshadeProduct,
   slopeProduct,
