@@ -102,22 +102,24 @@ function report(outcome: RunOutcome, outDir: string, manifest: string, out: (lin
  * `nuage hillshade`), into OUTDIR with a manifest.json.
  */
 export function productVerb(product: ProductDefinition): CliVerb {
-  const closure = productClosure([product.id]);
+  return productsVerb(product.id, [product.id], product.summary);
+}
+
+/** A verb making several products (and what they need) in one run, e.g. `nuage trees`. */
+export function productsVerb(name: string, ids: readonly string[], summary: string): CliVerb {
+  const closure = productClosure(ids);
   const names = OPTION_NAMES.filter((n) => closure.some((p) => p.options.includes(n)));
-  const restorable = closure.filter((p) => p.restore && p.id !== product.id && p.restore.format !== 'LAS');
+  const restorable = closure.filter((p) => p.restore && !ids.includes(p.id) && p.restore.format !== 'LAS');
   const from = restorable.map((p) => `a ${p.id} ${p.restore!.format}`).join(' or ');
   const verb: CliVerb = {
-    name: product.id,
-    summary: product.summary,
-    usage: `nuage ${product.id} IN OUTDIR ${usageOfOptions(names)} [--options FILE.json] [--epsg N]`.replace(
-      /\s+/g,
-      ' ',
-    ),
+    name,
+    summary,
+    usage: `nuage ${name} IN OUTDIR ${usageOfOptions(names)} [--options FILE.json] [--epsg N]`.replace(/\s+/g, ' '),
     options: { ...EPSG_OPTION, options: { type: 'string' }, ...optionFlags(names) },
     async run({ positionals, values, out }) {
       expectPositionals(verb, positionals, 2);
       const [input, outDir] = positionals as [string, string];
-      const options = await readOptions(values, names, [product.id]);
+      const options = await readOptions(values, names, [...ids]);
       const epsg = parseEpsgOption(values.epsg);
       const format = await sniff(input);
       const source = format === 'pointCloud' ? undefined : restorable.find((p) => p.restore!.format === format);
@@ -163,5 +165,12 @@ export const processVerb: CliVerb = {
   },
 };
 
-/** One verb per product of the registry. */
-export const productVerbs: CliVerb[] = PRODUCTS.map(productVerb);
+/** One verb per product of the registry, then the verbs making a family of products. */
+export const productVerbs: CliVerb[] = [
+  ...PRODUCTS.map(productVerb),
+  productsVerb(
+    'trees',
+    ['chm', 'tree-tops', 'tree-crowns', 'forest-inventory'],
+    'forestry: canopy height model, tree tops, crowns (--crown-shape NARROW|WIDE) and the forest inventory CSV',
+  ),
+];

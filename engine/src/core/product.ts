@@ -121,6 +121,8 @@ export interface ProductDefinition<V = unknown> {
    */
   asset?: boolean;
   run(ctx: ProductContext): Promise<ProductResult<V>>;
+  /** The error this product reports when a product it needs failed (default DEPENDENCY_FAILED naming the need). */
+  needFailed?: { code: string; message: string };
   /**
    * Rebuilds the value from the files an earlier run wrote, so a resumed job
    * (or `nuage <verb>` given such a file) need not make it again.

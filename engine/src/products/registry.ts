@@ -6,15 +6,19 @@
  */
 import type { LayerType, ProductDefinition } from '../core/product.js';
 import { LAYER_TYPES } from '../core/product.js';
+import { chmProduct } from './chm.product.js';
 import { classifiedCloudProduct } from './classified-cloud.product.js';
 import { contoursProduct, majorContoursProduct, minorContoursProduct } from './contours.product.js';
 import { dsmProduct } from './dsm.product.js';
 import { dtmProduct } from './dtm.product.js';
+import { forestInventoryProduct } from './forest-inventory.product.js';
 import { gridProduct } from './grid.product.js';
 import { hillshadeProduct } from './hillshade.product.js';
 import { imageryDtmProduct } from './imagery-dtm.product.js';
 import { qualityProduct } from './quality.product.js';
 import { slopeProduct } from './slope.product.js';
+import { treeCrownsProduct } from './tree-crowns.product.js';
+import { treeTopsProduct } from './tree-tops.product.js';
 
 export const PRODUCTS: readonly ProductDefinition<unknown>[] = [
   classifiedCloudProduct,
@@ -22,11 +26,15 @@ export const PRODUCTS: readonly ProductDefinition<unknown>[] = [
   contoursProduct,
   majorContoursProduct,
   minorContoursProduct,
+  treeCrownsProduct,
+  treeTopsProduct,
   dtmProduct,
   dsmProduct,
   imageryDtmProduct,
   hillshadeProduct,
   slopeProduct,
+  chmProduct,
+  forestInventoryProduct,
   qualityProduct,
 ] as readonly ProductDefinition<unknown>[];
 

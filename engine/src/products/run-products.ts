@@ -257,7 +257,9 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
     o.progress?.(start, product.id);
     const missing = product.needs.filter((n) => failed.has(n));
     if (missing.length > 0) {
-      const error = new DependencyFailed(product.id, missing);
+      const error = product.needFailed
+        ? new EngineError(product.needFailed.code, product.needFailed.message)
+        : new DependencyFailed(product.id, missing);
       failed.add(product.id);
       await o.hooks?.failed?.(product, error);
       runs.push({ id: product.id, assetType: product.assetType, status: 'ERROR', error: errorOf(error) });

@@ -1,0 +1,375 @@
+import path from 'node:path';
+import type { StepContext } from '../core/chunk.js';
+import { Cancelled } from '../core/errors.js';
+import { defineProduct } from '../core/product.js';
+import type { Raster } from '../raster/raster.js';
+import type { Feature } from '../writers/geojson.writer.js';
+import { featuresToWgs84, writeWgs84GeoJson } from './product-values.js';
+import type { TreeTop, TreeTopsValue } from './tree-tops.product.js';
+
+/** Crown shapes of the processing form: conifers (narrow) or broadleaves (wide). */
+export type CrownShape = 'NARROW' | 'WIDE';
+
+/**
+ * Growth rules of {@link growCrowns} (Dalponte & Coomes 2016): a cell joins a
+ * crown when it is above `minHeight`, above `seedRatio` × the top's height and
+ * above `crownRatio` × the crown's mean height so far, no higher than the top
+ * (5 % slack), and within `radius(h)` metres of the top.
+ */
+export interface CrownRules {
+  minHeight: number;
+  seedRatio: number;
+  crownRatio: number;
+  /** Largest crown radius in metres for a tree of height h (m). */
+  radius(h: number): number;
+}
+
+/** The rules of each crown shape: NARROW grows tighter crowns than WIDE. */
+export const CROWN_RULES: Record<CrownShape, CrownRules> = {
+  // Conifers: crowns hug the top (Popescu & Wynne 2004 conifer crown width).
+  NARROW: {
+    minHeight: 2,
+    seedRatio: 0.5,
+    crownRatio: 0.6,
+    radius: (h) => Math.min(6, Math.max(1.5, 0.6 * (2.5 + 0.009 * h * h))),
+  },
+  // Broadleaves: flatter, wider crowns (deciduous crown width), laxer thresholds.
+  WIDE: {
+    minHeight: 2,
+    seedRatio: 0.35,
+    crownRatio: 0.45,
+    radius: (h) => Math.min(10, Math.max(2, 0.75 * (3.1 + 0.009 * h * h))),
+  },
+};
+
+/** Crowns as a label raster: `labels[k]` is the treeId owning CHM cell k (0: none). */
+export interface CrownRaster {
+  labels: Int32Array;
+  /** Cells per tree (index treeId). */
+  cells: Int32Array;
+}
+
+/**
+ * Seeded region growing from the tops over the CHM (Dalponte & Coomes 2016),
+ * highest cells first (a priority flood, so crowns meet where the canopy is
+ * lowest between them).
+ */
+export function growCrowns(
+  chm: Raster,
+  tops: readonly TreeTop[],
+  cellM: number,
+  rules: CrownRules,
+  context: StepContext = {},
+): CrownRaster {
+  const { width: W, height: H, data, nodata } = chm;
+  const labels = new Int32Array(W * H);
+  const n = tops.length;
+  const cells = new Int32Array(n + 1);
+  const sums = new Float64Array(n + 1);
+  const seedH = new Float64Array(n + 1);
+  const seedR = new Int32Array(n + 1);
+  const seedC = new Int32Array(n + 1);
+  const reach2 = new Float64Array(n + 1);
+  // Binary max-heap of (height, cell, tree).
+  let size = 0;
+  let heapH = new Float64Array(1024);
+  let heapK = new Int32Array(1024);
+  let heapT = new Int32Array(1024);
+  const push = (h: number, k: number, t: number) => {
+    if (size === heapH.length) {
+      const grow = <A extends Float64Array | Int32Array>(a: A): A => {
+        const b = new (a.constructor as { new (n: number): A })(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      heapH = grow(heapH);
+      heapK = grow(heapK);
+      heapT = grow(heapT);
+    }
+    let i = size++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (heapH[p]! >= h) break;
+      heapH[i] = heapH[p]!;
+      heapK[i] = heapK[p]!;
+      heapT[i] = heapT[p]!;
+      i = p;
+    }
+    heapH[i] = h;
+    heapK[i] = k;
+    heapT[i] = t;
+  };
+  const pop = (): [number, number] => {
+    const k = heapK[0]!;
+    const t = heapT[0]!;
+    const lastH = heapH[--size]!;
+    const lastK = heapK[size]!;
+    const lastT = heapT[size]!;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= size) break;
+      if (child + 1 < size && heapH[child + 1]! > heapH[child]!) child++;
+      if (heapH[child]! <= lastH) break;
+      heapH[i] = heapH[child]!;
+      heapK[i] = heapK[child]!;
+      heapT[i] = heapT[child]!;
+      i = child;
+    }
+    heapH[i] = lastH;
+    heapK[i] = lastK;
+    heapT[i] = lastT;
+    return [k, t];
+  };
+  for (const t of tops) {
+    const k = t.cell;
+    if (labels[k]) continue;
+    const id = t.treeId;
+    labels[k] = id;
+    cells[id] = 1;
+    const h = data[k]!;
+    sums[id] = h;
+    seedH[id] = Math.max(h, t.height);
+    seedR[id] = Math.floor(k / W);
+    seedC[id] = k % W;
+    const reach = rules.radius(t.height) / cellM;
+    reach2[id] = reach * reach;
+  }
+  const enqueueNeighbours = (k: number, id: number) => {
+    const r = Math.floor(k / W);
+    const c = k - r * W;
+    if (c > 0 && !labels[k - 1]) push(data[k - 1]!, k - 1, id);
+    if (c < W - 1 && !labels[k + 1]) push(data[k + 1]!, k + 1, id);
+    if (r > 0 && !labels[k - W]) push(data[k - W]!, k - W, id);
+    if (r < H - 1 && !labels[k + W]) push(data[k + W]!, k + W, id);
+  };
+  for (const t of tops) if (labels[t.cell] === t.treeId) enqueueNeighbours(t.cell, t.treeId);
+  let steps = 0;
+  while (size > 0) {
+    if ((++steps & 0xffff) === 0 && context.signal?.aborted) throw new Cancelled();
+    const [k, id] = pop();
+    if (labels[k]) continue;
+    const h = data[k]!;
+    if (h === nodata || h < rules.minHeight) continue;
+    if (h < rules.seedRatio * seedH[id]! || h < rules.crownRatio * (sums[id]! / cells[id]!)) continue;
+    if (h > seedH[id]! * 1.05) continue;
+    const dr = Math.floor(k / W) - seedR[id]!;
+    const dc = (k % W) - seedC[id]!;
+    if (dr * dr + dc * dc > reach2[id]!) continue;
+    labels[k] = id;
+    cells[id]!++;
+    sums[id]! += h;
+    enqueueNeighbours(k, id);
+  }
+  return { labels, cells };
+}
+
+/** Twice the signed area of a ring (counter-clockwise positive). */
+function ringArea2(ring: number[][]): number {
+  let a = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    a += (ring[j]![0]! - ring[i]![0]!) * (ring[j]![1]! + ring[i]![1]!);
+  }
+  return a;
+}
+
+/** Douglas–Peucker on a closed ring (first point repeated at the end). */
+function simplifyRing(ring: number[][], tolerance: number): number[][] {
+  if (ring.length <= 5) return ring;
+  const keep = new Uint8Array(ring.length);
+  keep[0] = 1;
+  keep[ring.length - 1] = 1;
+  // Split at the point farthest from the first so the recursion has two open chains.
+  let far = 0;
+  let farD = -1;
+  for (let i = 1; i < ring.length - 1; i++) {
+    const d = (ring[i]![0]! - ring[0]![0]!) ** 2 + (ring[i]![1]! - ring[0]![1]!) ** 2;
+    if (d > farD) {
+      farD = d;
+      far = i;
+    }
+  }
+  keep[far] = 1;
+  const stack: Array<[number, number]> = [
+    [0, far],
+    [far, ring.length - 1],
+  ];
+  const t2 = tolerance * tolerance;
+  while (stack.length > 0) {
+    const [a, b] = stack.pop()!;
+    const [ax, ay] = ring[a]! as [number, number];
+    const [bx, by] = ring[b]! as [number, number];
+    const dx = bx - ax;
+    const dy = by - ay;
+    const len2 = dx * dx + dy * dy;
+    let best = -1;
+    let bestD = t2;
+    for (let i = a + 1; i < b; i++) {
+      const [px, py] = ring[i]! as [number, number];
+      let d: number;
+      if (len2 === 0) d = (px - ax) ** 2 + (py - ay) ** 2;
+      else {
+        const cross = (px - ax) * dy - (py - ay) * dx;
+        d = (cross * cross) / len2;
+      }
+      if (d > bestD) {
+        bestD = d;
+        best = i;
+      }
+    }
+    if (best >= 0) {
+      keep[best] = 1;
+      stack.push([a, best], [best, b]);
+    }
+  }
+  const out = ring.filter((_, i) => keep[i]);
+  return out.length >= 4 ? out : ring;
+}
+
+/**
+ * The outline of each crown: the boundary of its cells traced into rings (the
+ * outer one kept), simplified by half a cell, in the CRS. Index = treeId.
+ */
+export function crownOutlines(chm: Raster, crowns: CrownRaster, trees: number): Array<number[][] | null> {
+  const { width: W, height: H } = chm;
+  const { labels } = crowns;
+  const res = chm.resolution;
+  // Directed boundary edges between grid corners, cell interior on the left (counter-clockwise rings).
+  const edges: Array<Map<number, number[]>> = Array.from({ length: trees + 1 }, () => new Map());
+  const corner = (r: number, c: number) => r * (W + 1) + c;
+  const add = (id: number, from: number, to: number) => {
+    const m = edges[id]!;
+    const list = m.get(from);
+    if (list) list.push(to);
+    else m.set(from, [to]);
+  };
+  for (let r = 0; r < H; r++) {
+    for (let c = 0; c < W; c++) {
+      const id = labels[r * W + c]!;
+      if (!id) continue;
+      // Row r grows southwards; with y up, counter-clockwise means: south edge west→east, east edge south→north...
+      if (r === H - 1 || labels[(r + 1) * W + c] !== id) add(id, corner(r + 1, c), corner(r + 1, c + 1));
+      if (c === W - 1 || labels[r * W + c + 1] !== id) add(id, corner(r + 1, c + 1), corner(r, c + 1));
+      if (r === 0 || labels[(r - 1) * W + c] !== id) add(id, corner(r, c + 1), corner(r, c));
+      if (c === 0 || labels[r * W + c - 1] !== id) add(id, corner(r, c), corner(r + 1, c));
+    }
+  }
+  const out: Array<number[][] | null> = [null];
+  for (let id = 1; id <= trees; id++) {
+    const m = edges[id]!;
+    let best: number[][] | null = null;
+    let bestArea = 0;
+    while (m.size > 0) {
+      const start = m.keys().next().value as number;
+      const ring: number[][] = [];
+      let at = start;
+      for (;;) {
+        const list = m.get(at);
+        if (!list || list.length === 0) break;
+        const next = list.pop()!;
+        if (list.length === 0) m.delete(at);
+        const r = Math.floor(at / (W + 1));
+        const c = at - r * (W + 1);
+        ring.push([chm.originX + c * res, chm.originY - r * res]);
+        at = next;
+        if (at === start) break;
+      }
+      if (ring.length < 3) continue;
+      ring.push(ring[0]!);
+      const area = ringArea2(ring);
+      if (area > bestArea) {
+        bestArea = area;
+        best = ring;
+      }
+    }
+    out.push(best ? simplifyRing(best, res * 0.5) : null);
+  }
+  return out;
+}
+
+/** One crown with its attributes. */
+export interface TreeCrown {
+  treeId: number;
+  height: number;
+  /** Crown area in m² (cells × cell area). */
+  crownArea: number;
+  ring: number[][] | null;
+}
+
+/** Crowns of every top (a top whose cell another crown took has a crown of its one cell). */
+export function delineateCrowns(
+  value: TreeTopsValue,
+  shape: CrownShape,
+  context: StepContext = {},
+): { crowns: TreeCrown[]; raster: CrownRaster } {
+  const { tops, chm } = value;
+  const cellM = chm.chm.resolution * chm.units.unitToMetre;
+  const raster = growCrowns(chm.chm, tops, cellM, CROWN_RULES[shape], context);
+  const rings = crownOutlines(chm.chm, raster, tops.length);
+  const crowns = tops.map((t) => ({
+    treeId: t.treeId,
+    height: t.height,
+    crownArea: Math.max(1, raster.cells[t.treeId]!) * cellM * cellM,
+    ring: rings[t.treeId] ?? null,
+  }));
+  return { crowns, raster };
+}
+
+/** GeoJSON polygons of crowns (project CRS) with `treeId`, `height` (m) and `crownArea` (m²). */
+export function* crownFeatures(crowns: readonly TreeCrown[]): Generator<Feature> {
+  for (const c of crowns) {
+    if (!c.ring) continue;
+    yield {
+      type: 'Feature',
+      geometry: { type: 'Polygon', coordinates: [c.ring] },
+      properties: {
+        treeId: c.treeId,
+        height: Math.round(c.height * 100) / 100,
+        crownArea: Math.round(c.crownArea * 10) / 10,
+      },
+    };
+  }
+}
+
+/** What the crown product hands on. */
+export interface TreeCrownsValue {
+  crowns: TreeCrown[];
+  tops: TreeTopsValue;
+}
+
+/** TREE_CROWNS: one polygon per tree by seeded region growing on the CHM, NARROW or WIDE (the form's crown shape). */
+export const treeCrownsProduct = defineProduct<TreeCrownsValue>({
+  id: 'tree-crowns',
+  assetType: 'TREE_CROWNS',
+  title: 'Tree crowns',
+  summary: 'tree crowns (GeoJSON, EPSG:4326): treeId, height (m), crownArea (m²); --crown-shape NARROW|WIDE',
+  layer: 'VECTOR',
+  display: 'vector',
+  needs: ['tree-tops'],
+  options: ['crownShape'],
+  weight: 1,
+  async run(ctx) {
+    const tops = ctx.need<TreeTopsValue>('tree-tops');
+    const { crowns } = delineateCrowns(tops, ctx.options.crownShape as CrownShape, { signal: ctx.signal });
+    const crs = tops.chm.crs;
+    const file = path.join(ctx.workDir, 'tree-crowns.geojson');
+    const written = await writeWgs84GeoJson(file, crownFeatures(crowns), crs);
+    return {
+      files: [{ path: file, format: 'GeoJSON', extension: 'geojson', epsg: 4326, count: written.features }],
+      features: () => featuresToWgs84(crownFeatures(crowns), crs),
+      value: { crowns, tops },
+      figures: { crowns: written.features, shape: ctx.options.crownShape },
+    };
+  },
+});
+
+/** CSV text of the forest inventory: `tree_id,x,y,height_m,crown_area_m2`, one row per tree. */
+export function inventoryCsv(crowns: readonly TreeCrown[], tops: readonly TreeTop[]): string {
+  const byId = new Map(tops.map((t) => [t.treeId, t]));
+  const rows = ['tree_id,x,y,height_m,crown_area_m2'];
+  for (const c of crowns) {
+    const t = byId.get(c.treeId)!;
+    rows.push(`${c.treeId},${t.x.toFixed(2)},${t.y.toFixed(2)},${c.height.toFixed(2)},${c.crownArea.toFixed(1)}`);
+  }
+  return `${rows.join('\n')}\n`;
+}
