@@ -15,9 +15,11 @@ const pgVersions = existsSync('/etc/postgresql')
   : [];
 const pgv = pgVersions.sort().at(-1);
 const missing =
-  (pgv && !existsSync(`/usr/share/postgresql/${pgv}/extension/postgis.control`)) || !existsSync('/usr/bin/chromium');
+  (pgv && !existsSync(`/usr/share/postgresql/${pgv}/extension/postgis.control`)) ||
+  !existsSync('/usr/bin/chromium') ||
+  !existsSync('/usr/bin/pdftotext');
 if (missing && !process.env.TEST_DATABASE_URL) {
-  console.log('npm test: PostGIS or chromium is missing; installing them with .ci/setup');
+  console.log('npm test: PostGIS, chromium or poppler is missing; installing them with .ci/setup');
   const r = spawnSync('bash', [path.join(root, '.ci', 'setup')], { stdio: 'inherit' });
   if (r.status !== 0) {
     console.error('error: .ci/setup failed; install PostGIS and chromium, or set TEST_DATABASE_URL');

@@ -5,7 +5,6 @@ import { type ProcessingOptions, processingOptionsSchema } from '@nuage/engine/p
 import { runProducts } from '@nuage/engine/products/run-products.js';
 import { runFileKey, runFilesPrefix, runTilesPrefix } from '@nuage/tiles-cache';
 import type { Task } from 'graphile-worker';
-import type { AppDeps } from '../deps.js';
 import {
   deleteAssetFiles,
   ensureLayer,
@@ -20,6 +19,7 @@ import { replaceFeatures } from '../db/queries/features.queries.js';
 import type { JobRow } from '../db/queries/jobs.queries.js';
 import { recordCharge } from '../db/queries/jobs.queries.js';
 import { findProject } from '../db/queries/projects.queries.js';
+import type { AppDeps } from '../deps.js';
 import { mailer } from '../mail/mailer.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
 import { upgradeProcessingOptions } from '../services/processing-options.js';
@@ -110,6 +110,12 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
         return asset.id;
       };
       const outDir = path.join(ctx.tmpDir, 'products');
+      const ownerRow = await db
+        .selectFrom('users')
+        .select('prefer_language')
+        .where('id', '=', owner!.owner_id)
+        .executeTakeFirst();
+      const language = ownerRow?.prefer_language?.startsWith('fr') ? 'fr' : 'en-US';
       let percentage = 5;
       const outcome = await runProducts({
         input: {
@@ -122,6 +128,7 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
         tmpDir: ctx.tmpDir,
         sourceName,
         tilerOptions,
+        language,
         signal: ctx.signal,
         progress: (f) => {
           percentage = 5 + 90 * f;

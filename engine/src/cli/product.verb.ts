@@ -7,6 +7,17 @@ import { PRODUCTS } from '../products/registry.js';
 import { productClosure, type RunOutcome, runProducts, writeManifest } from '../products/run-products.js';
 import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption, type VerbArgs } from './verb.js';
 
+/** `--lang en-US|fr`: the language of documents (the PDF report). */
+const LANG_OPTION = { lang: { type: 'string' } } as const;
+
+function parseLang(value: unknown): 'en-US' | 'fr' {
+  if (value === undefined) return 'en-US';
+  const v = String(value);
+  if (v === 'fr' || v.startsWith('fr-')) return 'fr';
+  if (v === 'en' || v.startsWith('en-')) return 'en-US';
+  throw new InvalidInput('--lang', `"${v}" is not a language of the reports (en-US or fr)`);
+}
+
 /** Format of a file from its first bytes: a point cloud, a GeoTIFF, or unknown. */
 async function sniff(file: string): Promise<ArtifactFormat | 'pointCloud' | null> {
   let handle: Awaited<ReturnType<typeof open>>;
@@ -114,8 +125,12 @@ export function productsVerb(name: string, ids: readonly string[], summary: stri
   const verb: CliVerb = {
     name,
     summary,
-    usage: `nuage ${name} IN OUTDIR ${usageOfOptions(names)} [--options FILE.json] [--epsg N]`.replace(/\s+/g, ' '),
-    options: { ...EPSG_OPTION, options: { type: 'string' }, ...optionFlags(names) },
+    usage:
+      `nuage ${name} IN OUTDIR ${usageOfOptions(names)} [--options FILE.json] [--epsg N] [--lang en-US|fr]`.replace(
+        /\s+/g,
+        ' ',
+      ),
+    options: { ...EPSG_OPTION, ...LANG_OPTION, options: { type: 'string' }, ...optionFlags(names) },
     async run({ positionals, values, out }) {
       expectPositionals(verb, positionals, 2);
       const [input, outDir] = positionals as [string, string];
@@ -130,6 +145,7 @@ export function productsVerb(name: string, ids: readonly string[], summary: stri
         input: { path: input, ...(epsg === undefined ? {} : { epsg }) },
         options,
         outDir,
+        language: parseLang(values.lang),
         hooks: source
           ? { done: async (p) => (p.id === source.id ? async () => [{ path: input, extension: 'tif' }] : null) }
           : {},
@@ -145,7 +161,13 @@ export const processVerb: CliVerb = {
   name: 'process',
   summary: 'every product (or --products A,B with what they need) into OUTDIR with a manifest.json, as a job does',
   usage: `nuage process IN OUTDIR [--products ID,ID] [--options FILE.json] ${usageOfOptions(OPTION_NAMES)} [--epsg N]`,
-  options: { ...EPSG_OPTION, options: { type: 'string' }, products: { type: 'string' }, ...optionFlags(OPTION_NAMES) },
+  options: {
+    ...EPSG_OPTION,
+    ...LANG_OPTION,
+    options: { type: 'string' },
+    products: { type: 'string' },
+    ...optionFlags(OPTION_NAMES),
+  },
   async run({ positionals, values, out }) {
     expectPositionals(processVerb, positionals, 2);
     const [input, outDir] = positionals as [string, string];
@@ -157,6 +179,7 @@ export const processVerb: CliVerb = {
       input: { path: input, ...(epsg === undefined ? {} : { epsg }) },
       options,
       outDir,
+      language: parseLang(values.lang),
       progress: (f, step) => out(`${Math.round(f * 100)}% ${step}`),
     });
     const quality = outcome.runs.find((r) => r.id === 'quality' && r.status === 'READY')?.figures;

@@ -77,6 +77,12 @@ export interface ProductContext {
   options: ProcessingOptions;
   /** The value of a product this one needs (it ran or was restored before). */
   need<T>(id: string): T;
+  /** The value of a product this one may use (`uses`), or undefined when the run did not make it. */
+  use<T>(id: string): T | undefined;
+  /** Language of documents (reports): the user's. */
+  language: 'en-US' | 'fr';
+  /** What the products before this one wrote (manifest entries so far). */
+  artifacts(): ReadonlyArray<{ type: string; path: string; format: ArtifactFormat; count: number; bytes: number }>;
   /** Empty folder for this product's files. */
   workDir: string;
   /** Scratch folder of the whole run. */
@@ -111,6 +117,12 @@ export interface ProductDefinition<V = unknown> {
   display: DisplayKind;
   /** Ids of products whose value this one reads. */
   needs: readonly string[];
+  /**
+   * Products whose value this one reads when the run makes them (a report
+   * shows the trees if there are trees): never made for it, and their failure
+   * does not stop it; it runs after them.
+   */
+  uses?: readonly string[];
   /** Processing options this product reads (its CLI flags). */
   options: readonly OptionName[];
   /** Relative cost, for progress bars (1 = a raster from a DTM). */

@@ -15,6 +15,7 @@ import { forestInventoryProduct } from './forest-inventory.product.js';
 import { gridProduct } from './grid.product.js';
 import { hillshadeProduct } from './hillshade.product.js';
 import { imageryDtmProduct } from './imagery-dtm.product.js';
+import { pdfReportProduct } from './pdf-report.product.js';
 import { qualityProduct } from './quality.product.js';
 import { slopeProduct } from './slope.product.js';
 import { treeCrownsProduct } from './tree-crowns.product.js';
@@ -36,6 +37,7 @@ export const PRODUCTS: readonly ProductDefinition<unknown>[] = [
   chmProduct,
   forestInventoryProduct,
   qualityProduct,
+  pdfReportProduct,
 ] as readonly ProductDefinition<unknown>[];
 
 /** The uploaded cloud's asset type: the one asset no product makes. */

@@ -87,6 +87,8 @@ export interface RunOptions {
   progress?: (fraction: number, step: string) => void;
   log?: (message: string, data?: Record<string, unknown>) => void;
   hooks?: RunHooks;
+  /** Language of documents (reports); default en-US. */
+  language?: 'en-US' | 'fr';
   /** The product list (tests); the registry by default. */
   registry?: readonly ProductDefinition[];
 }
@@ -113,6 +115,19 @@ export function productClosure(
     }
   }
   const roots = selected ? registry.filter((p) => selected.includes(p.id)) : registry;
+  const members = new Set<string>();
+  const collect = (p: ProductDefinition, path: string[]) => {
+    if (path.includes(p.id)) throw new Error(`product ${p.id} needs itself (cycle)`);
+    if (members.has(p.id)) return;
+    members.add(p.id);
+    for (const need of p.needs) {
+      const dep = byId.get(need);
+      if (!dep) throw new Error(`product ${p.id} needs unknown product ${need}`);
+      collect(dep, [...path, p.id]);
+    }
+  };
+  for (const p of roots) collect(p, []);
+  // Order: needs first, and products it `uses` first when the run makes them too.
   const out: ProductDefinition[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (p: ProductDefinition) => {
@@ -120,15 +135,14 @@ export function productClosure(
     if (s === 'done') return;
     if (s === 'visiting') throw new Error(`product ${p.id} needs itself (cycle)`);
     state.set(p.id, 'visiting');
-    for (const need of p.needs) {
-      const dep = byId.get(need);
-      if (!dep) throw new Error(`product ${p.id} needs unknown product ${need}`);
-      visit(dep);
+    for (const id of [...p.needs, ...(p.uses ?? [])]) {
+      const dep = byId.get(id);
+      if (dep && members.has(id)) visit(dep);
     }
     state.set(p.id, 'done');
     out.push(p);
   };
-  for (const p of roots) visit(p);
+  for (const p of registry) if (members.has(p.id)) visit(p);
   return out;
 }
 
@@ -151,11 +165,20 @@ export function planRun(
   while (changed) {
     changed = false;
     for (const id of [...make]) {
-      for (const need of byId.get(id)!.needs) {
+      const product = byId.get(id)!;
+      for (const need of product.needs) {
         if (make.has(need) || restore.has(need)) continue;
         if (done.has(need) && byId.get(need)!.restore) restore.add(need);
         else make.add(need);
         changed = true;
+      }
+      // What it uses: read back when an earlier run made it and it can be, else done without.
+      for (const use of product.uses ?? []) {
+        if (make.has(use) || restore.has(use) || !byId.has(use)) continue;
+        if (done.has(use) && byId.get(use)!.restore) {
+          restore.add(use);
+          changed = true;
+        }
       }
     }
   }
@@ -278,6 +301,12 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
           if (!values.has(id)) throw new Error(`product ${product.id} needs ${id}, which has no value`);
           return values.get(id) as T;
         },
+        use: <T>(id: string): T | undefined => {
+          if (!product.uses?.includes(id)) throw new Error(`product ${product.id} uses ${id} without declaring it`);
+          return values.get(id) as T | undefined;
+        },
+        language: o.language ?? 'en-US',
+        artifacts: () => artifacts,
         workDir,
         tmpDir,
         sourceName: o.sourceName ?? input.name.replace(/\.[^.]*$/, ''),

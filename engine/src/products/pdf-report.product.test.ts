@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli.js';
+import type { Manifest } from './run-products.js';
+
+const hasPoppler = existsSync('/usr/bin/pdftotext') && existsSync('/usr/bin/pdfimages');
+
+async function report(lang: string) {
+  const out = mkdtempSync(path.join(tmpdir(), `nuage-report-${lang}-`));
+  const lines: string[] = [];
+  const args = ['process', realFile('fusa.laz'), out, '--products', 'report,contours,tree-crowns,quality'];
+  const code = await runCli([...args, '--lang', lang], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+  expect(code, lines.join('\n')).toBe(0);
+  const manifest: Manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+  const entry = manifest.artifacts.find((a) => a.type === 'PDF_REPORT')!;
+  return { file: path.join(out, entry.path), entry, manifest };
+}
+
+describe.runIf(hasRealData())('PDF report', () => {
+  it('is an A4 PDF with selectable text, a sharp map and every product, in English', async () => {
+    const { file, entry, manifest } = await report('en-US');
+    const bytes = readFileSync(file);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(entry).toMatchObject({ format: 'PDF', epsg: null });
+    expect(entry.count).toBeGreaterThanOrEqual(2);
+    // The report runs after what it shows: its product table lists them.
+    const before = manifest.products.map((p) => p.id);
+    expect(before.indexOf('report')).toBe(before.length - 1);
+    if (!hasPoppler) return;
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    for (const s of [
+      'LiDAR project report',
+      'fusa.laz',
+      '277,573',
+      'WGS 84 / UTM zone 54S (EPSG:32754)',
+      'Points per class',
+      'Cohen’s kappa',
+      'Forest inventory',
+      'Tree crowns',
+      'Contour lines',
+      'Page 1 of',
+    ]) {
+      expect(text, s).toContain(s);
+    }
+    const pages = execFileSync('pdfinfo', [file]).toString();
+    expect(pages).toMatch(/Page size:\s+595\.2\d? x 841\.8\d? pts \(A4\)/);
+    // The map image: at least 150 pixels per inch on the page.
+    const images = execFileSync('pdfimages', ['-list', file]).toString().trim().split('\n').slice(2);
+    expect(images.length).toBeGreaterThanOrEqual(1);
+    const ppi = Number(images[0]!.trim().split(/\s+/)[12]);
+    expect(ppi).toBeGreaterThanOrEqual(150);
+  }, 60_000);
+
+  it('speaks French when the user does', async () => {
+    const { file } = await report('fr');
+    if (!hasPoppler) return;
+    const text = execFileSync('pdftotext', [file, '-']).toString();
+    for (const s of ['Rapport de projet LiDAR', '277 573', 'Points par classe', 'Inventaire forestier', 'Houppiers']) {
+      expect(text, s).toContain(s);
+    }
+    expect(text).not.toContain('Points per class');
+  }, 60_000);
+});
