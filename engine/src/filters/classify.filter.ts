@@ -7,6 +7,7 @@ import { noiseAndGroundTiled, type TiledGroundOptions } from './ground-tiled.js'
 import { heightAboveGround } from './hag.filter.js';
 import { noiseFilter, noiseOptionsSchema } from './noise.filter.js';
 import { extent, meanSpacing } from './point-grid.js';
+import { findWires } from './wires.filter.js';
 
 /**
  * Options of the classification (`filters.classify`). Heights in metres.
@@ -36,6 +37,8 @@ export const classifyOptionsSchema = z.object({
    * distance of the face's plane.
    */
   roofPlanarity: z.number().min(0.01).max(1).default(0.1),
+  /** Find wire conductors (14) and transmission towers (15) among the returns high above the ground. */
+  wires: z.boolean().default(true),
   /** Horizontal CRS unit in metres. */
   unitToMetre: z.number().positive().default(1),
   /** Vertical unit in metres. */
@@ -57,6 +60,7 @@ export interface ClassifyResult {
 
 /**
  * Classifies a cloud: noise (7, 18), ground (2, SMRF), height above ground,
+ * wire conductors (14) and transmission towers (15, see `findWires`),
  * buildings (6: roof faces grown from planar seeds, see `findBuildings`),
  * vegetation (3, 4, 5 by height bands) and 1 for the rest.
  *
@@ -135,6 +139,10 @@ function finishClassification(
     unitToMetre: hu,
     verticalUnitToMetre: vu,
   });
+  progress(0.8, 'wires');
+  const excluded = new Uint8Array(count);
+  for (let i = 0; i < count; i++) excluded[i] = noise[i] || ground[i] ? 1 : 0;
+  const wires = o.wires ? findWires(cloud, hag, excluded, { unitToMetre: hu, verticalUnitToMetre: vu }, context) : null;
   const low = o.lowVegetation / vu;
   const medium = o.mediumVegetation / vu;
   const high = o.highVegetation / vu;
@@ -142,6 +150,7 @@ function finishClassification(
     let c: number;
     if (noise[i]) c = noise[i]!;
     else if (ground[i]) c = 2;
+    else if (wires?.classes[i]) c = wires.classes[i]!;
     else if (building[i]) c = 6;
     else {
       const h = hag[i]!;

@@ -9,6 +9,9 @@ import { tilePointCloud } from '../tiler/tile-point-cloud.js';
 import { writeLas } from '../writers/las.writer.js';
 import { type ClassifiedCloud, INLINE_DECODE, terrainUnits } from './product-values.js';
 
+/** Wire points (class 14) from which the input's own power-line classes are kept rather than found again. */
+export const VENDOR_WIRES_KEPT = 100;
+
 async function* asAsync(chunks: Iterable<PointChunk>): AsyncIterable<PointChunk> {
   yield* chunks;
 }
@@ -53,10 +56,24 @@ export const classifiedCloudProduct = defineProduct<ClassifiedCloud>({
     });
     if (cloud.count < 3) throw new InvalidInput('points', `the cloud has ${cloud.count} points: nothing to process`);
     const vendor = cloud.classification ? cloud.classification.slice() : undefined;
-    const classified = await classifyCloudTiled(cloud, units, {
-      signal: ctx.signal,
-      progress: (f) => ctx.progress(0.1 + 0.45 * f),
-    });
+    // A file whose vendor labelled the power lines keeps its wire, tower and structure classes (13–16).
+    let vendorWires = 0;
+    if (vendor) for (let i = 0; i < cloud.count; i++) vendorWires += vendor[i] === 14 ? 1 : 0;
+    const keepVendorWires = vendorWires >= VENDOR_WIRES_KEPT;
+    const classified = await classifyCloudTiled(
+      cloud,
+      { ...units, wires: !keepVendorWires },
+      {
+        signal: ctx.signal,
+        progress: (f) => ctx.progress(0.1 + 0.45 * f),
+      },
+    );
+    if (keepVendorWires && vendor) {
+      for (let i = 0; i < cloud.count; i++) {
+        const v = vendor[i]!;
+        if (v >= 13 && v <= 16) classified.classification[i] = v;
+      }
+    }
     const classifiedCloud: PointChunk = { ...cloud, classification: classified.classification };
     const lasPath = path.join(ctx.workDir, 'classified.las');
     await writeLas(lasPath, asAsync(splitCloud(classifiedCloud)), {
@@ -79,7 +96,7 @@ export const classifiedCloudProduct = defineProduct<ClassifiedCloud>({
       files: [{ path: lasPath, format: 'LAS', extension: 'las', epsg: crs.epsg, count: cloud.count }],
       tiles: { dir: tilesDir, format: '3DTiles', epsg: 4978, count: tiled.tileCount },
       value: { cloud: classifiedCloud, crs, units, ...(vendor ? { vendor } : {}) },
-      figures: { classCounts: classified.counts, tiles: tiled.tileCount },
+      figures: { classCounts: classified.counts, tiles: tiled.tileCount, vendorWiresKept: keepVendorWires },
     };
   },
   restore: {

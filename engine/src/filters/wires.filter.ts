@@ -1,0 +1,408 @@
+/**
+ * Power-line points: wire conductors (14) and transmission towers (15).
+ *
+ * Wires are thin, nearly horizontal and well above the ground: a return is a
+ * wire candidate when the returns around it (within `radius`, among the
+ * returns high enough) lie along a line (PCA linearity of the neighbourhood,
+ * nearly horizontal first axis). Candidates are grouped by proximity, and a
+ * group long enough in plan view is a run of conductor; wire returns then
+ * grow to their close neighbours that lie on the same line. Towers are the
+ * tall structures at the ends of the wire runs: the non-wire returns stacked
+ * from near the ground up to the wires under a wire end.
+ */
+import type { PointChunk, StepContext } from '../core/chunk.js';
+import { Cancelled } from '../core/errors.js';
+
+/** Options of {@link findWires}; lengths in metres. */
+export interface WireOptions {
+  /** Lowest wire above ground. */
+  minHeight?: number;
+  /** Neighbourhood radius of the linearity test. */
+  radius?: number;
+  /** Smallest linearity (λ1 − λ2) / λ1 of a wire neighbourhood. */
+  linearity?: number;
+  /** Radius of a tower around the meeting point of wire ends, metres. */
+  towerRadius?: number;
+  /** Fewest returns in a neighbourhood to judge its shape. */
+  minNeighbours?: number;
+  /** Shortest run of conductor in plan view. */
+  minLength?: number;
+  unitToMetre?: number;
+  verticalUnitToMetre?: number;
+}
+
+/** What {@link findWires} found: 14 (conductor), 15 (tower) or 0 per point, and the runs. */
+export interface WireResult {
+  classes: Uint8Array;
+  wirePoints: number;
+  towerPoints: number;
+  /** Runs of conductor: point indices of each connected group. */
+  runs: Int32Array[];
+}
+
+/** Eigen decomposition of a symmetric 3×3 matrix (Jacobi); eigenvalues descending with their vectors. */
+export function eigenSymmetric3(m: Float64Array): { values: [number, number, number]; vectors: number[][] } {
+  const a = [
+    [m[0]!, m[1]!, m[2]!],
+    [m[1]!, m[3]!, m[4]!],
+    [m[2]!, m[4]!, m[5]!],
+  ];
+  const v = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ];
+  for (let sweep = 0; sweep < 12; sweep++) {
+    const off = a[0]![1]! ** 2 + a[0]![2]! ** 2 + a[1]![2]! ** 2;
+    if (off < 1e-18) break;
+    for (let p = 0; p < 2; p++) {
+      for (let q = p + 1; q < 3; q++) {
+        const apq = a[p]![q]!;
+        if (Math.abs(apq) < 1e-30) continue;
+        const theta = (a[q]![q]! - a[p]![p]!) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < 3; k++) {
+          const akp = a[k]![p]!;
+          const akq = a[k]![q]!;
+          a[k]![p] = c * akp - s * akq;
+          a[k]![q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < 3; k++) {
+          const apk = a[p]![k]!;
+          const aqk = a[q]![k]!;
+          a[p]![k] = c * apk - s * aqk;
+          a[q]![k] = s * apk + c * aqk;
+        }
+        for (let k = 0; k < 3; k++) {
+          const vkp = v[k]![p]!;
+          const vkq = v[k]![q]!;
+          v[k]![p] = c * vkp - s * vkq;
+          v[k]![q] = s * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  const order = [0, 1, 2].sort((i, j) => a[j]![j]! - a[i]![i]!);
+  return {
+    values: order.map((i) => a[i]![i]!) as [number, number, number],
+    vectors: order.map((i) => [v[0]![i]!, v[1]![i]!, v[2]![i]!]),
+  };
+}
+
+/** A 3D hash of point indices in cubic cells. */
+class VoxelIndex {
+  readonly cells = new Map<number, number[]>();
+  constructor(
+    private readonly x: Float64Array,
+    private readonly y: Float64Array,
+    private readonly z: Float64Array,
+    readonly cell: number,
+  ) {}
+  key(cx: number, cy: number, cz: number): number {
+    return ((cx & 0xfffff) * 1048576 + (cy & 0xfffff)) * 4096 + (cz & 0xfff);
+  }
+  add(i: number): void {
+    const k = this.key(
+      Math.floor(this.x[i]! / this.cell),
+      Math.floor(this.y[i]! / this.cell),
+      Math.floor(this.z[i]! / this.cell),
+    );
+    const list = this.cells.get(k);
+    if (list) list.push(i);
+    else this.cells.set(k, [i]);
+  }
+  /** Calls `f` with every indexed point within `r` of (px, py, pz). */
+  near(px: number, py: number, pz: number, r: number, f: (j: number) => void): void {
+    const c = this.cell;
+    const span = Math.ceil(r / c);
+    const cx = Math.floor(px / c);
+    const cy = Math.floor(py / c);
+    const cz = Math.floor(pz / c);
+    const r2 = r * r;
+    for (let dx = -span; dx <= span; dx++) {
+      for (let dy = -span; dy <= span; dy++) {
+        for (let dz = -span; dz <= span; dz++) {
+          const list = this.cells.get(this.key(cx + dx, cy + dy, cz + dz));
+          if (!list) continue;
+          for (const j of list) {
+            const ex = this.x[j]! - px;
+            const ey = this.y[j]! - py;
+            const ez = this.z[j]! - pz;
+            if (ex * ex + ey * ey + ez * ez <= r2) f(j);
+          }
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Finds wire conductors and towers among the returns high above the ground.
+ * `excluded` marks returns that cannot be either (ground, noise).
+ *
+ * @example
+ * const { classes } = findWires(cloud, hag, excluded, { unitToMetre: 1 });
+ */
+export function findWires(
+  cloud: PointChunk,
+  hag: Float32Array,
+  excluded: Uint8Array,
+  options: WireOptions = {},
+  context: StepContext = {},
+): WireResult {
+  const hu = options.unitToMetre ?? 1;
+  const vu = options.verticalUnitToMetre ?? hu;
+  const minHeight = (options.minHeight ?? 3) / vu;
+  const radius = (options.radius ?? 2) / hu;
+  const minLinearity = options.linearity ?? 0.9;
+  const minLength = (options.minLength ?? 10) / hu;
+  const { x, y, z, count } = cloud;
+  const classes = new Uint8Array(count);
+  // Coordinates relative to the first point keep the voxel keys small.
+  const ox = x[0] ?? 0;
+  const oy = y[0] ?? 0;
+  const oz = z[0] ?? 0;
+  const candidates: number[] = [];
+  for (let i = 0; i < count; i++) if (!excluded[i] && hag[i]! >= minHeight) candidates.push(i);
+  const n = candidates.length;
+  const cx = new Float64Array(n);
+  const cy = new Float64Array(n);
+  const cz = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const i = candidates[k]!;
+    cx[k] = x[i]! - ox;
+    cy[k] = y[i]! - oy;
+    cz[k] = z[i]! - oz;
+  }
+  const index = new VoxelIndex(cx, cy, cz, radius);
+  for (let k = 0; k < n; k++) index.add(k);
+
+  // 1. Linear neighbourhoods.
+  const linear = new Uint8Array(n);
+  const cov = new Float64Array(6);
+  const neighbours: number[] = [];
+  for (let k = 0; k < n; k++) {
+    if ((k & 0x3fff) === 0 && context.signal?.aborted) throw new Cancelled();
+    neighbours.length = 0;
+    index.near(cx[k]!, cy[k]!, cz[k]!, radius, (j) => neighbours.push(j));
+    const m = neighbours.length;
+    if (m < (options.minNeighbours ?? 3) || m > 400) continue;
+    let mx = 0;
+    let my = 0;
+    let mz = 0;
+    for (const j of neighbours) {
+      mx += cx[j]!;
+      my += cy[j]!;
+      mz += cz[j]!;
+    }
+    mx /= m;
+    my /= m;
+    mz /= m;
+    cov.fill(0);
+    for (const j of neighbours) {
+      const dx = cx[j]! - mx;
+      const dy = cy[j]! - my;
+      const dz = cz[j]! - mz;
+      cov[0]! += dx * dx;
+      cov[1]! += dx * dy;
+      cov[2]! += dx * dz;
+      cov[3]! += dy * dy;
+      cov[4]! += dy * dz;
+      cov[5]! += dz * dz;
+    }
+    const { values, vectors } = eigenSymmetric3(cov);
+    if (!(values[0] > 0)) continue;
+    const lin = (values[0] - values[1]) / values[0];
+    if (lin >= minLinearity && Math.abs(vectors[0]![2]!) < 0.6) linear[k] = 1;
+  }
+  // 2. Runs: linear returns linked within the radius; long runs in plan view are wires.
+  const run = new Int32Array(n).fill(-1);
+  const runs: Int32Array[] = [];
+  const wire = new Uint8Array(n);
+  const stack: number[] = [];
+  for (let k = 0; k < n; k++) {
+    if (!linear[k] || run[k] !== -1) continue;
+    const members: number[] = [];
+    run[k] = runs.length;
+    stack.push(k);
+    while (stack.length > 0) {
+      const a = stack.pop()!;
+      members.push(a);
+      index.near(cx[a]!, cy[a]!, cz[a]!, radius * 1.5, (j) => {
+        if (linear[j] && run[j] === -1) {
+          run[j] = runs.length;
+          stack.push(j);
+        }
+      });
+    }
+    // Length along the run's main horizontal direction.
+    let mx = 0;
+    let my = 0;
+    for (const a of members) {
+      mx += cx[a]!;
+      my += cy[a]!;
+    }
+    mx /= members.length;
+    my /= members.length;
+    let sxx = 0;
+    let sxy = 0;
+    let syy = 0;
+    for (const a of members) {
+      const dx = cx[a]! - mx;
+      const dy = cy[a]! - my;
+      sxx += dx * dx;
+      sxy += dx * dy;
+      syy += dy * dy;
+    }
+    const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+    const ux = Math.cos(angle);
+    const uy = Math.sin(angle);
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (const a of members) {
+      const s = (cx[a]! - mx) * ux + (cy[a]! - my) * uy;
+      if (s < lo) lo = s;
+      if (s > hi) hi = s;
+    }
+    runs.push(Int32Array.from(members));
+    if (hi - lo >= minLength) for (const a of members) wire[a] = 1;
+  }
+
+  // 3. Growth: close returns whose neighbourhood is mostly wire join the wire.
+  for (let pass = 0; pass < 3; pass++) {
+    const add: number[] = [];
+    for (let k = 0; k < n; k++) {
+      if (wire[k]) continue;
+      let w = 0;
+      let all = 0;
+      index.near(cx[k]!, cy[k]!, cz[k]!, radius * 0.6, (j) => {
+        all++;
+        w += wire[j]!;
+      });
+      if (w >= 2 && w * 2 >= all) add.push(k);
+    }
+    if (add.length === 0) break;
+    for (const k of add) wire[k] = 1;
+  }
+
+  // 4. Towers: below the ends of wire runs, the returns stacked from near the ground to the wires.
+  const tower = new Uint8Array(n);
+  const cellSize = 1 / hu;
+  const column = new Map<number, number[]>();
+  const colKey = (a: number, b: number) => (a & 0xffff) * 65536 + (b & 0xffff);
+  for (let k = 0; k < n; k++) {
+    if (wire[k]) continue;
+    const key = colKey(Math.floor(cx[k]! / cellSize), Math.floor(cy[k]! / cellSize));
+    const list = column.get(key);
+    if (list) list.push(k);
+    else column.set(key, [k]);
+  }
+  const wireRuns = runs.filter((r) => r.length > 0 && wire[r[0]!]);
+  // Tower sites: where the ends of two or more wire runs meet (every conductor of a span ends at its towers).
+  const ends: number[] = [];
+  for (const r of wireRuns) {
+    let mx = 0;
+    let my = 0;
+    for (const k of r) {
+      mx += cx[k]!;
+      my += cy[k]!;
+    }
+    mx /= r.length;
+    my /= r.length;
+    let sxx = 0;
+    let sxy = 0;
+    let syy = 0;
+    for (const k of r) {
+      sxx += (cx[k]! - mx) ** 2;
+      sxy += (cx[k]! - mx) * (cy[k]! - my);
+      syy += (cy[k]! - my) ** 2;
+    }
+    const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+    const ux = Math.cos(angle);
+    const uy = Math.sin(angle);
+    let a = r[0]!;
+    let b = r[0]!;
+    for (const k of r) {
+      const s = cx[k]! * ux + cy[k]! * uy;
+      if (s < cx[a]! * ux + cy[a]! * uy) a = k;
+      if (s > cx[b]! * ux + cy[b]! * uy) b = k;
+    }
+    ends.push(a, b);
+  }
+  const siteReach = 12 / hu;
+  const sites: Array<{ x: number; y: number; top: number; topHag: number; ends: number }> = [];
+  const usedEnd = new Uint8Array(ends.length);
+  for (let e = 0; e < ends.length; e++) {
+    if (usedEnd[e]) continue;
+    const group = [e];
+    usedEnd[e] = 1;
+    for (let f = e + 1; f < ends.length; f++) {
+      if (usedEnd[f]) continue;
+      const d = Math.hypot(cx[ends[f]!]! - cx[ends[e]!]!, cy[ends[f]!]! - cy[ends[e]!]!);
+      if (d <= siteReach) {
+        group.push(f);
+        usedEnd[f] = 1;
+      }
+    }
+    if (group.length < 2) continue;
+    let sx = 0;
+    let sy = 0;
+    let top = Number.NEGATIVE_INFINITY;
+    let topHag = Number.NEGATIVE_INFINITY;
+    for (const g of group) {
+      sx += cx[ends[g]!]!;
+      sy += cy[ends[g]!]!;
+      top = Math.max(top, cz[ends[g]!]!);
+      topHag = Math.max(topHag, hag[candidates[ends[g]!]!]!);
+    }
+    sites.push({ x: sx / group.length, y: sy / group.length, top, topHag, ends: group.length });
+  }
+  const towerRadius = (options.towerRadius ?? 8) / hu;
+  for (const site of sites) {
+    const gx = Math.floor(site.x / cellSize);
+    const gy = Math.floor(site.y / cellSize);
+    const span = Math.ceil(towerRadius / cellSize);
+    const members: number[] = [];
+    let minH = Number.POSITIVE_INFINITY;
+    for (let dx = -span; dx <= span; dx++) {
+      for (let dy = -span; dy <= span; dy++) {
+        for (const k of column.get(colKey(gx + dx, gy + dy)) ?? []) {
+          if (Math.hypot(cx[k]! - site.x, cy[k]! - site.y) > towerRadius) continue;
+          if (cz[k]! > site.top + 6 / vu) continue;
+          members.push(k);
+          minH = Math.min(minH, hag[candidates[k]!]!);
+        }
+      }
+    }
+    // A structure standing from near the ground up to the wires: returns in most 1 m slices of that height.
+    const slices = Math.max(1, Math.floor((site.topHag - minH) * vu));
+    const filled = new Uint8Array(slices);
+    for (const k of members) {
+      const h = hag[candidates[k]!]! * vu - minH * vu;
+      if (h >= 0 && h < slices) filled[Math.floor(h)] = 1;
+    }
+    let covered = 0;
+    for (const f of filled) covered += f;
+    if (members.length >= 20 && minH * vu <= 10 && covered >= 0.7 * slices) for (const k of members) tower[k] = 1;
+  }
+  let wirePoints = 0;
+  let towerPoints = 0;
+  for (let k = 0; k < n; k++) {
+    const i = candidates[k]!;
+    if (wire[k]) {
+      classes[i] = 14;
+      wirePoints++;
+    } else if (tower[k]) {
+      classes[i] = 15;
+      towerPoints++;
+    }
+  }
+  return {
+    classes,
+    wirePoints,
+    towerPoints,
+    runs: wireRuns.map((r) => Int32Array.from(r, (k) => candidates[k]!)),
+  };
+}
