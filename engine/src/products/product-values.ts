@@ -5,7 +5,9 @@
 import type { PointChunk } from '../core/chunk.js';
 import { InvalidInput } from '../core/errors.js';
 import { type CrsInfo, createTransformer } from '../crs/index.js';
+import { gatherCloud } from '../filters/cloud.js';
 import type { Raster, RasterCrs } from '../raster/raster.js';
+import { openPointCloud } from '../readers/index.js';
 import { type Feature, type VectorArtifact, writeGeoJson } from '../writers/geojson.writer.js';
 
 /** Horizontal and vertical units of the project CRS in metres. */
@@ -106,4 +108,22 @@ export function* featuresToWgs84(features: Iterable<Feature>, crs: CrsInfo): Gen
  */
 export function writeWgs84GeoJson(file: string, features: Iterable<Feature>, crs: CrsInfo): Promise<VectorArtifact> {
   return writeGeoJson(file, featuresToWgs84(features, crs), { epsg: 4326, precision: WGS84_DECIMALS });
+}
+
+/**
+ * The input's own classes: the run's value when it read the input, else read
+ * again (a resumed run restored the classification from its LAS file).
+ */
+export async function inputClasses(
+  classified: ClassifiedCloud,
+  input: { path: string; epsg?: number },
+  signal?: AbortSignal,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (classified.vendor) return classified.vendor;
+  const reader = await openPointCloud(input.path, input.epsg === undefined ? {} : { epsg: input.epsg });
+  try {
+    return (await gatherCloud(reader.read({ signal, workers: INLINE_DECODE }))).classification;
+  } finally {
+    await reader.close();
+  }
 }

@@ -7,7 +7,7 @@ import { gatherCloud } from '../filters/cloud.js';
 import type { Raster } from '../raster/raster.js';
 import { openPointCloud } from '../readers/index.js';
 import { buildDtm, dtmRmse } from './dtm.product.js';
-import { type ClassifiedCloud, type DtmValue, INLINE_DECODE } from './product-values.js';
+import { type ClassifiedCloud, type DtmValue, inputClasses } from './product-values.js';
 import { comparableReferenceClass, type GroundAgreement, groundAgreement } from './quality.metrics.js';
 
 /** The quality report of one processing run (written as JSON). */
@@ -149,16 +149,7 @@ export const qualityProduct = defineProduct({
   async run(ctx) {
     const classified = ctx.need<ClassifiedCloud>('classify');
     const { dtm } = ctx.need<DtmValue>('dtm');
-    let vendor = classified.vendor;
-    if (!vendor) {
-      // Restored from an earlier run's LAS: the input's own classes are read again.
-      const reader = await openPointCloud(ctx.input.path, ctx.input.epsg === undefined ? {} : { epsg: ctx.input.epsg });
-      try {
-        vendor = (await gatherCloud(reader.read({ signal: ctx.signal, workers: INLINE_DECODE }))).classification;
-      } finally {
-        await reader.close();
-      }
-    }
+    const vendor = await inputClasses(classified, ctx.input, ctx.signal);
     const { cloud, crs, units } = classified;
     const report = await qualityReport({
       input: ctx.input.name,

@@ -6,6 +6,7 @@
  */
 import type { LayerType, ProductDefinition } from '../core/product.js';
 import { LAYER_TYPES } from '../core/product.js';
+import { buildingsProduct } from './buildings.product.js';
 import { chmProduct } from './chm.product.js';
 import { classifiedCloudProduct } from './classified-cloud.product.js';
 import { contoursProduct, majorContoursProduct, minorContoursProduct } from './contours.product.js';
@@ -27,6 +28,7 @@ export const PRODUCTS: readonly ProductDefinition<unknown>[] = [
   contoursProduct,
   majorContoursProduct,
   minorContoursProduct,
+  buildingsProduct,
   treeCrownsProduct,
   treeTopsProduct,
   dtmProduct,
