@@ -20,6 +20,7 @@ import { pdfReportProduct } from './pdf-report.product.js';
 import { qualityProduct } from './quality.product.js';
 import { slopeProduct } from './slope.product.js';
 import { treeCrownsProduct } from './tree-crowns.product.js';
+import { topographicMapProduct } from './topographic-map.product.js';
 import { treeTopsProduct } from './tree-tops.product.js';
 
 export const PRODUCTS: readonly ProductDefinition<unknown>[] = [
@@ -35,6 +36,7 @@ export const PRODUCTS: readonly ProductDefinition<unknown>[] = [
   dsmProduct,
   imageryDtmProduct,
   hillshadeProduct,
+  topographicMapProduct,
   slopeProduct,
   chmProduct,
   forestInventoryProduct,
