@@ -40,6 +40,9 @@ export interface WireResult {
   runs: Int32Array[];
 }
 
+/** Returns around a wire return beyond which a neighbourhood is canopy or roof, not wire. */
+const MAX_NEIGHBOURS = 400;
+
 /** Eigen decomposition of a symmetric 3×3 matrix (Jacobi); eigenvalues descending with their vectors. */
 export function eigenSymmetric3(m: Float64Array): { values: [number, number, number]; vectors: number[][] } {
   const a = [
@@ -113,8 +116,8 @@ class VoxelIndex {
     if (list) list.push(i);
     else this.cells.set(k, [i]);
   }
-  /** Calls `f` with every indexed point within `r` of (px, py, pz). */
-  near(px: number, py: number, pz: number, r: number, f: (j: number) => void): void {
+  /** Calls `f` with every indexed point within `r` of (px, py, pz); stops when `f` returns true. */
+  near(px: number, py: number, pz: number, r: number, f: (j: number) => boolean | undefined | void): void {
     const c = this.cell;
     const span = Math.ceil(r / c);
     const cx = Math.floor(px / c);
@@ -130,7 +133,7 @@ class VoxelIndex {
             const ex = this.x[j]! - px;
             const ey = this.y[j]! - py;
             const ez = this.z[j]! - pz;
-            if (ex * ex + ey * ey + ez * ez <= r2) f(j);
+            if (ex * ex + ey * ey + ez * ez <= r2 && f(j)) return;
           }
         }
       }
@@ -186,9 +189,10 @@ export function findWires(
   for (let k = 0; k < n; k++) {
     if ((k & 0x3fff) === 0 && context.signal?.aborted) throw new Cancelled();
     neighbours.length = 0;
-    index.near(cx[k]!, cy[k]!, cz[k]!, radius, (j) => neighbours.push(j));
+    // Dense neighbourhoods (canopy, roofs) are never a wire: stop counting past 400.
+    index.near(cx[k]!, cy[k]!, cz[k]!, radius, (j) => neighbours.push(j) > MAX_NEIGHBOURS);
     const m = neighbours.length;
-    if (m < (options.minNeighbours ?? 3) || m > 400) continue;
+    if (m < (options.minNeighbours ?? 3) || m > MAX_NEIGHBOURS) continue;
     let mx = 0;
     let my = 0;
     let mz = 0;
@@ -220,6 +224,7 @@ export function findWires(
   // 2. Runs: linear returns linked within the radius; long runs in plan view are wires.
   const run = new Int32Array(n).fill(-1);
   const runs: Int32Array[] = [];
+  const runLengths: number[] = [];
   const wire = new Uint8Array(n);
   const stack: number[] = [];
   for (let k = 0; k < n; k++) {
@@ -267,6 +272,7 @@ export function findWires(
       if (s > hi) hi = s;
     }
     runs.push(Int32Array.from(members));
+    runLengths.push(hi - lo);
     if (hi - lo >= minLength) for (const a of members) wire[a] = 1;
   }
 
@@ -300,9 +306,12 @@ export function findWires(
     else column.set(key, [k]);
   }
   const wireRuns = runs.filter((r) => r.length > 0 && wire[r[0]!]);
-  // Tower sites: where the ends of two or more wire runs meet (every conductor of a span ends at its towers).
+  // Tower sites: where the ends of two or more long wire runs meet (every conductor of a span ends at its
+  // towers); short runs (a wire seen in pieces) end anywhere.
   const ends: number[] = [];
-  for (const r of wireRuns) {
+  for (let r0 = 0; r0 < runs.length; r0++) {
+    const r = runs[r0]!;
+    if (!wire[r[0]!] || runLengths[r0]! < 2.5 * minLength) continue;
     let mx = 0;
     let my = 0;
     for (const k of r) {
