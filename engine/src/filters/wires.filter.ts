@@ -117,7 +117,7 @@ class VoxelIndex {
     else this.cells.set(k, [i]);
   }
   /** Calls `f` with every indexed point within `r` of (px, py, pz); stops when `f` returns true. */
-  near(px: number, py: number, pz: number, r: number, f: (j: number) => boolean | undefined | void): void {
+  near(px: number, py: number, pz: number, r: number, f: (j: number) => unknown): void {
     const c = this.cell;
     const span = Math.ceil(r / c);
     const cx = Math.floor(px / c);
@@ -133,7 +133,7 @@ class VoxelIndex {
             const ex = this.x[j]! - px;
             const ey = this.y[j]! - py;
             const ez = this.z[j]! - pz;
-            if (ex * ex + ey * ey + ez * ez <= r2 && f(j)) return;
+            if (ex * ex + ey * ey + ez * ez <= r2 && f(j) === true) return;
           }
         }
       }
