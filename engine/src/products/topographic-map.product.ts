@@ -51,8 +51,20 @@ export function localExtremes(
     for (let c = radius; c < W - radius; c += 1) {
       const v = data[r * W + c]!;
       if (v === nodata) continue;
-      let isHigh = true;
-      let isLow = true;
+      // Only a 3×3 extreme can be one over the whole window.
+      let above = 0;
+      let below = 0;
+      for (let dr = -1; dr <= 1; dr++) {
+        for (let dc = -1; dc <= 1; dc++) {
+          const u = data[(r + dr) * W + c + dc]!;
+          if (u > v) above++;
+          else if (u < v) below++;
+        }
+      }
+      if (above > 0 && below > 0) continue;
+      if (above === 0 && below === 0) continue;
+      let isHigh = above === 0;
+      let isLow = below === 0;
       let lo = v;
       let hi = v;
       for (let dr = -radius; dr <= radius && (isHigh || isLow); dr++) {
@@ -66,6 +78,7 @@ export function localExtremes(
           }
           if (u >= v) isHigh = false;
           if (u <= v) isLow = false;
+          if (!isHigh && !isLow) break;
           if (u < lo) lo = u;
           if (u > hi) hi = u;
         }
@@ -168,7 +181,7 @@ export async function writeTopographicMap(
       figures.spotHeights++;
     }
   }
-  const radius = Math.max(3, Math.round(step / 4 / dtm.resolution));
+  const radius = Math.min(40, Math.max(3, Math.round(step / 4 / dtm.resolution)));
   for (const e of localExtremes(dtm, radius, 1 / data.verticalUnitToMetre).slice(0, 200)) {
     doc.point(spots, e.x, e.y, e.z);
     const mark = e.kind === 'high' ? '+' : '-';
