@@ -188,14 +188,16 @@ export const chmProduct = defineProduct<ChmValue>({
   layer: 'RASTER',
   display: 'raster',
   needs: ['classify', 'dtm'],
-  options: [],
+  options: ['chmResolutionCm'],
   weight: 1.5,
   needFailed: { code: 'NO_GROUND_FOR_CANOPY', message: 'no ground points: the canopy height needs a terrain model' },
   async run(ctx) {
     const { cloud, units } = ctx.need<ClassifiedCloud>('classify');
     const { dtm, crs } = ctx.need<DtmValue>('dtm');
     if (cloud.count === 0) throw new InvalidInput('points', 'the point cloud is empty');
-    const made = buildChm(cloud, dtm, units, {}, { signal: ctx.signal });
+    const cm = ctx.options.chmResolutionCm;
+    // Below 10 cm a CHM holds more cells than returns: 0 (and anything that small) means automatic.
+    const made = buildChm(cloud, dtm, units, cm >= 10 ? { resolution: cm / 100 } : {}, { signal: ctx.signal });
     const file = path.join(ctx.workDir, 'chm.tif');
     const { chm } = made;
     await writeGeoTiff(file, chm, { deflate: true });

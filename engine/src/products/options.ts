@@ -63,6 +63,8 @@ export const OPTION_FIELDS = {
   },
   clearanceHeightCm: { kind: 'centimetres', min: 100, max: 10000, default: 300, group: 'powerLines' },
   treeFallHeightBufferCm: { kind: 'centimetres', min: 10, max: 1000, default: 100, group: 'powerLines' },
+  /** Canopy height model cell; 0 picks it from the density (about 3 returns per cell). */
+  chmResolutionCm: { kind: 'centimetres', min: 0, max: 500, default: 0, group: 'objects' },
   crownShape: { kind: 'choice', choices: ['NARROW', 'WIDE'], default: 'NARROW', group: 'objects' },
   buildingSimplification: { kind: 'choice', choices: ['RURAL', 'URBAN'], default: 'RURAL', group: 'objects' },
 } as const satisfies Record<string, OptionField>;

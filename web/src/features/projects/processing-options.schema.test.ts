@@ -41,6 +41,7 @@ describe('processingOptionsSchema (spec §5 ranges, from the engine descriptors)
       'contourMajorCm',
       'clearanceHeightCm',
       'treeFallHeightBufferCm',
+      'chmResolutionCm',
     ]);
   });
 
