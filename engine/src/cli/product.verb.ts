@@ -196,4 +196,9 @@ export const productVerbs: CliVerb[] = [
     ['chm', 'tree-tops', 'tree-crowns', 'forest-inventory'],
     'forestry: canopy height model, tree tops, crowns (--crown-shape NARROW|WIDE) and the forest inventory CSV',
   ),
+  productsVerb(
+    'powerlines',
+    ['power-lines', 'power-line-buffers', 'vegetation-risk', 'tree-fall-risk'],
+    'power lines: conductors and towers, buffer zones, vegetation risk (--clearance-height-cm) and tree-fall risk',
+  ),
 ];

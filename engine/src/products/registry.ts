@@ -17,14 +17,22 @@ import { gridProduct } from './grid.product.js';
 import { hillshadeProduct } from './hillshade.product.js';
 import { imageryDtmProduct } from './imagery-dtm.product.js';
 import { pdfReportProduct } from './pdf-report.product.js';
+import { powerLineBuffersProduct } from './power-line-buffers.product.js';
+import { powerLinesProduct } from './power-lines.product.js';
 import { qualityProduct } from './quality.product.js';
 import { slopeProduct } from './slope.product.js';
-import { treeCrownsProduct } from './tree-crowns.product.js';
 import { topographicMapProduct } from './topographic-map.product.js';
+import { treeCrownsProduct } from './tree-crowns.product.js';
+import { treeFallRiskProduct } from './tree-fall-risk.product.js';
 import { treeTopsProduct } from './tree-tops.product.js';
+import { vegetationRiskProduct } from './vegetation-risk.product.js';
 
 export const PRODUCTS: readonly ProductDefinition<unknown>[] = [
   classifiedCloudProduct,
+  powerLinesProduct,
+  powerLineBuffersProduct,
+  vegetationRiskProduct,
+  treeFallRiskProduct,
   gridProduct,
   contoursProduct,
   majorContoursProduct,
