@@ -38,6 +38,21 @@ export interface ReportData {
   crowns?: TreeCrownsValue;
   buildings?: Array<{ rings: number[][][]; area: number }>;
   quality?: QualityReport;
+  powerLines?: {
+    figures: {
+      conductors: number;
+      spans: number;
+      towers: number;
+      totalLengthM: number;
+      minClearanceM: number | null;
+      maxSagM: number | null;
+    };
+    conductors: Array<{ coordinates: number[][] }>;
+  };
+  vegetationRisk?: {
+    figures: { clusters: number; clustersPerZone: Record<string, number>; minDistanceM: number | null };
+  };
+  treeFallRisk?: { figures: { treesAtRisk: number; treesReachingConductor: number } };
   artifacts: ReadonlyArray<{ type: string; path: string; format: string; bytes: number; count: number }>;
   generatedAt: Date;
 }
@@ -249,6 +264,13 @@ function map(doc: PDFKit.PDFDocument, data: ReportData, texts: ReportTexts): voi
   }
   if (data.buildings?.length) doc.fillOpacity(0.45).fillAndStroke('#e4572e', '#a8321a');
   doc.fillOpacity(1);
+  for (const line of data.powerLines?.conductors ?? []) {
+    const c = line.coordinates;
+    if (c.length < 2) continue;
+    doc.moveTo(tx(c[0]![0]!), ty(c[0]![1]!));
+    for (const p of c.slice(1)) doc.lineTo(tx(p[0]!), ty(p[1]!));
+  }
+  if (data.powerLines?.conductors.length) doc.lineWidth(0.8).strokeColor('#d9a400').stroke();
   if (data.crowns) {
     for (const crown of data.crowns.crowns) {
       const ring = crown.ring;
@@ -426,7 +448,26 @@ export async function writeReport(file: string, data: ReportData, language: Repo
   } else doc.fillColor(MUTED).text(texts.buildingsNone).fillColor(INK);
 
   heading(doc, texts.powerLines);
-  doc.fillColor(MUTED).text(texts.powerLinesNone).fillColor(INK);
+  const pl = data.powerLines?.figures;
+  if (pl && pl.conductors > 0) {
+    const metres = (v: number | null) => (v === null ? texts.none : fill(texts.metres, { v: num(v, 2) }));
+    const rows: Array<[string, string]> = [
+      [texts.lineLength, fill(texts.metres, { v: num(pl.totalLengthM, 0) })],
+      [texts.conductorsSpans, `${num(pl.conductors)} / ${num(pl.spans)} / ${num(pl.towers)}`],
+      [texts.minClearance, metres(pl.minClearanceM)],
+      [texts.maxSag, metres(pl.maxSagM)],
+    ];
+    const vr = data.vegetationRisk?.figures;
+    if (vr) {
+      const zones = Object.entries(vr.clustersPerZone)
+        .map(([zone, n]) => `${zone}: ${num(n)}`)
+        .join(', ');
+      rows.push([texts.riskClusters, `${num(vr.clusters)} (${zones})`]);
+    }
+    const tf = data.treeFallRisk?.figures;
+    if (tf) rows.push([texts.treesAtRisk, `${num(tf.treesAtRisk)} / ${num(tf.treesReachingConductor)}`]);
+    keyValues(doc, rows);
+  } else doc.fillColor(MUTED).text(texts.powerLinesNone).fillColor(INK);
 
   heading(doc, texts.products);
   table(
@@ -465,7 +506,24 @@ export const pdfReportProduct = defineProduct({
   layer: 'REPORT',
   display: 'download',
   needs: ['classify', 'dtm'],
-  uses: ['contours', 'tree-crowns', 'buildings', 'quality', 'slope', 'hillshade', 'imagery-dtm', 'grid', 'dsm', 'chm'],
+  uses: [
+    'contours',
+    'tree-crowns',
+    'buildings',
+    'quality',
+    'power-lines',
+    'vegetation-risk',
+    'tree-fall-risk',
+    'power-line-buffers',
+    'topographic-map',
+    'slope',
+    'hillshade',
+    'imagery-dtm',
+    'grid',
+    'dsm',
+    'chm',
+    'forest-inventory',
+  ],
   options: [],
   weight: 1,
   async run(ctx) {
@@ -479,6 +537,9 @@ export const pdfReportProduct = defineProduct({
     const crowns = ctx.use<TreeCrownsValue>('tree-crowns');
     const buildings = ctx.use<{ buildings: Array<{ rings: number[][][]; area: number }> }>('buildings');
     const quality = ctx.use<QualityReport>('quality');
+    const powerLines = ctx.use<ReportData['powerLines']>('power-lines');
+    const vegetationRisk = ctx.use<ReportData['vegetationRisk']>('vegetation-risk');
+    const treeFallRisk = ctx.use<ReportData['treeFallRisk']>('tree-fall-risk');
     const file = path.join(ctx.workDir, 'report.pdf');
     const pages = await writeReport(
       file,
@@ -491,6 +552,9 @@ export const pdfReportProduct = defineProduct({
         ...(crowns ? { crowns } : {}),
         ...(buildings?.buildings ? { buildings: buildings.buildings } : {}),
         ...(quality ? { quality } : {}),
+        ...(powerLines ? { powerLines } : {}),
+        ...(vegetationRisk ? { vegetationRisk } : {}),
+        ...(treeFallRisk ? { treeFallRisk } : {}),
         artifacts: ctx.artifacts(),
         generatedAt: new Date(),
       },
