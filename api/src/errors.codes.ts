@@ -118,6 +118,22 @@ export const ERROR_CODES = {
   ASSET_NOT_READY: { status: 409, description: 'The asset is not ready (details.status).' },
   NO_TILES: { status: 404, description: 'The asset does not have a valid accessUrl (it has no tiles).' },
   FILE_NOT_FOUND: { status: 404, description: 'The asset has no file with this extension.' },
+  EXPORT_FORMAT_UNKNOWN: {
+    status: 400,
+    description: 'The export format (query parameter `format`) must be geojson, dxf or shp (details.allowed).',
+  },
+  EXPORT_NOT_VECTOR: {
+    status: 400,
+    description: 'Only vector assets are exported as GeoJSON, DXF or Shapefile; download other assets as they are.',
+  },
+  EXPORT_TOO_LARGE: {
+    status: 413,
+    description: 'The layer is too large for this format (a Shapefile holds at most 2 GB): export GeoJSON or DXF.',
+  },
+  EXPORT_NOT_POSSIBLE: {
+    status: 422,
+    description: 'This layer cannot be written in this format (the message says why, details.format names it).',
+  },
   AREA_NOT_COMPUTED: { status: 409, description: 'The area could not be calculated: contact support.' },
   SUBSCRIPTION_SUSPENDED: {
     status: 403,
@@ -152,7 +168,61 @@ export const ERROR_CODES = {
   TILE_URL_EXPIRED: { status: 403, description: 'The tile or file URL has expired: ask for a new one.' },
   INVALID_RANGE: { status: 416, description: 'The requested byte range is outside the file.' },
   INVALID_TILING_PARAMETERS: { status: 400, description: 'The tiling parameters text is not valid tiler options.' },
-  INVALID_BBOX: { status: 400, description: 'bbox must be minLon,minLat,maxLon,maxLat in EPSG:4326.' },
+  INVALID_BBOX: {
+    status: 400,
+    description: 'bbox must be minx,miny,maxx,maxy (or 6 numbers with heights) in bbox-crs (default CRS84: lon,lat).',
+  },
+
+  // OGC API (/ogc) and personal access tokens.
+  INVALID_PARAMETER: {
+    status: 400,
+    description:
+      'A query parameter of an OGC API request is not valid (details.parameter names it: limit, f, datetime...).',
+  },
+  INVALID_CRS: {
+    status: 400,
+    description: 'crs or bbox-crs is not a CRS the collection offers (details.parameter, details.supported).',
+  },
+  INVALID_FILTER: {
+    status: 400,
+    description:
+      'filter is not CQL2 text this server understands, or names a property that is not a queryable (details.parameter).',
+  },
+  ACCESS_TOKEN_INVALID: {
+    status: 401,
+    description: 'The access token or share token is not valid (unknown, revoked or expired).',
+  },
+  ACCESS_TOKEN_NOT_FOUND: { status: 404, description: 'You have no such personal access token.' },
+  ACCESS_TOKEN_LIMIT: {
+    status: 409,
+    description: 'You have as many personal access tokens as allowed (50): revoke one you no longer use.',
+  },
+
+  // Subscriptions, credits and purchases (spec §3, §4; issue 21).
+  SUBSCRIPTION_NOT_FOUND: { status: 404, description: 'No such subscription.' },
+  SUBSCRIPTION_STATE_CONFLICT: {
+    status: 409,
+    description: 'The subscription is not in a status this action applies to (details.status).',
+  },
+  TEMPLATE_NOT_FOUND: { status: 404, description: 'No such subscription template.' },
+  TEMPLATE_NOT_AVAILABLE: {
+    status: 409,
+    description: 'This offer cannot be bought now (template disabled, not PAID, outside its dates or without a price).',
+  },
+  CREDITS_NEGATIVE: {
+    status: 409,
+    description: 'Credits never go below zero: fewer hectares are available than this takes off (details.available).',
+  },
+  PAYMENTS_NOT_CONFIGURED: {
+    status: 503,
+    description: 'Purchases are not configured on this server (no STRIPE_SECRET_KEY or STRIPE_WEBHOOK_SECRET).',
+  },
+  PAYMENT_PROVIDER_ERROR: { status: 502, description: 'The payment provider failed: try again later.' },
+  CHECKOUT_NOT_FOUND: { status: 404, description: 'No such purchase of yours.' },
+  WEBHOOK_SIGNATURE_INVALID: {
+    status: 400,
+    description: 'The webhook signature is missing, wrong or older than 5 minutes.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 /** A stable error code of the API. */

@@ -72,6 +72,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.csv': 'text/csv',
   '.pdf': 'application/pdf',
   '.dxf': 'image/vnd.dxf',
+  '.zip': 'application/zip',
 };
 
 /** The content type the store and downloads use for a file name. */

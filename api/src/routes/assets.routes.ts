@@ -17,6 +17,7 @@ import {
   startTiling,
   tilesSupplierUrl,
 } from '../services/assets.service.js';
+import { EXPORT_FORMAT_NAMES, exportUrl } from '../services/exports.service.js';
 import { ionTilerUpload } from '../services/multipart-upload.service.js';
 import { AssetSchema, AssetTypeSchema, IdSchema, ProcessingOptionsBodySchema } from './projects.schemas.js';
 
@@ -274,6 +275,9 @@ const tilesQuery = z.object({
   variant: z.string().max(40).optional().openapi({ description: '`hillshade`: the terrain model as hillshade tiles.' }),
 });
 const UrlSchema = z.object({ url: z.string() }).openapi('SuppliedUrl');
+const SuppliedFileSchema = z
+  .object({ url: z.string(), fileName: z.string(), totalSize: z.number() })
+  .openapi('SuppliedFile');
 const TILE_ERRORS = {
   400: ['FORM_INVALID'],
   404: ['ASSET_NOT_FOUND', 'NO_TILES'],
@@ -315,10 +319,7 @@ const fileUrlRoute = createRoute({
   middleware: [requireUser] as const,
   request: { query: z.object({ id: IdSchema, extension: z.string().regex(/^\.?[A-Za-z0-9]{1,10}$/) }) },
   responses: {
-    200: jsonResponse(
-      z.object({ url: z.string(), fileName: z.string(), totalSize: z.number() }).openapi('SuppliedFile'),
-      'The URL',
-    ),
+    200: jsonResponse(SuppliedFileSchema, 'The URL'),
     ...errorResponses({
       400: ['FORM_INVALID'],
       ...AUTH,
@@ -342,15 +343,60 @@ const fileUrlSharedRoute = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse(
-      z.object({ url: z.string(), fileName: z.string(), totalSize: z.number() }).openapi('SuppliedFile'),
-      'The URL',
-    ),
+    200: jsonResponse(SuppliedFileSchema, 'The URL'),
     ...errorResponses({
       400: ['FORM_INVALID'],
       403: ['PREMIUM_REQUIRED'],
       404: ['ASSET_NOT_FOUND', 'FILE_NOT_FOUND', 'SHARE_TOKEN_INVALID'],
     }),
+  },
+});
+
+const exportQuery = z.object({
+  format: z.string().max(40).openapi({
+    enum: EXPORT_FORMAT_NAMES,
+    description:
+      '`geojson`: GeoJSON (RFC 7946, EPSG:4326, application/geo+json); `dxf`: DXF in the project CRS (image/vnd.dxf); `shp`: zipped Shapefile in the project CRS (.shp/.shx/.dbf/.prj/.cpg, application/zip). Anything else: 400 EXPORT_FORMAT_UNKNOWN.',
+  }),
+});
+const EXPORT_ERRORS = {
+  400: ['FORM_INVALID', 'EXPORT_FORMAT_UNKNOWN', 'EXPORT_NOT_VECTOR'],
+  404: ['ASSET_NOT_FOUND', 'FILE_NOT_FOUND'],
+  409: ['ASSET_NOT_READY', 'CRS_REQUIRED'],
+  413: ['EXPORT_TOO_LARGE'],
+  422: ['EXPORT_NOT_POSSIBLE'],
+} as const;
+const EXPORT_DESCRIPTION =
+  "A vector asset (contours, grid, buildings, trees...) as GeoJSON, DXF or Shapefile: a signed, expiring (6 h) download URL, Range supported, with the download name `<project>-<asset type>.<geojson|dxf|zip>`. The export is made from the asset's stored GeoJSON on the first request (seconds for large layers) and kept beside it: later requests answer at once, until a new processing replaces the asset. The asset must be READY (409 ASSET_NOT_READY).";
+
+const exportRoute = createRoute({
+  method: 'get',
+  path: '/assets/{id}/export',
+  tags: TAG,
+  summary: 'Signed download URL of a vector asset exported as GeoJSON, DXF or Shapefile',
+  description: EXPORT_DESCRIPTION,
+  security: SESSION_SECURITY,
+  middleware: [requireUser] as const,
+  request: { params: z.object({ id: IdSchema }), query: exportQuery },
+  responses: {
+    200: jsonResponse(SuppliedFileSchema, 'The URL'),
+    ...errorResponses({ ...EXPORT_ERRORS, ...AUTH }),
+  },
+});
+
+const exportSharedRoute = createRoute({
+  method: 'get',
+  path: '/assets/{id}/export-from-shared-token',
+  tags: TAG,
+  summary: 'Signed download URL of a vector asset export, for a share-token holder',
+  description: EXPORT_DESCRIPTION,
+  request: {
+    params: z.object({ id: IdSchema }),
+    query: exportQuery.extend({ token: z.string().min(1).max(200) }),
+  },
+  responses: {
+    200: jsonResponse(SuppliedFileSchema, 'The URL'),
+    ...errorResponses({ ...EXPORT_ERRORS, 404: [...EXPORT_ERRORS[404], 'SHARE_TOKEN_INVALID'] }),
   },
 });
 
@@ -436,6 +482,17 @@ export function assetsRoutes(deps: AppDeps) {
   app.openapi(fileUrlSharedRoute, async (c) => {
     const { token, ...q } = c.req.valid('query');
     return c.json(await fileSupplierUrl(deps, await shareViewer(deps, token), q), 200);
+  });
+
+  app.openapi(exportRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(await exportUrl(deps, userViewer(c.get('user')), id, c.req.valid('query').format), 200);
+  });
+
+  app.openapi(exportSharedRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const { token, format } = c.req.valid('query');
+    return c.json(await exportUrl(deps, await shareViewer(deps, token), id, format), 200);
   });
 
   return app;

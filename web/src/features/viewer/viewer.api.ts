@@ -47,6 +47,23 @@ export function fileSupplierUrl(assetId: string, extension: string, shareToken?:
 }
 
 /**
+ * GET /assets/{id}/export: a signed URL of a vector asset exported as GeoJSON
+ * (EPSG:4326), DXF or a zipped Shapefile (project CRS). The first request
+ * makes the export (seconds for large layers); later ones answer at once.
+ */
+export function exportSupplierUrl(
+  assetId: string,
+  format: 'geojson' | 'dxf' | 'shp',
+  shareToken?: string,
+): Promise<FileSupply> {
+  const id = encodeURIComponent(assetId);
+  if (shareToken) {
+    return api.get<FileSupply>(`/assets/${id}/export-from-shared-token`, { query: { format, token: shareToken } });
+  }
+  return api.get<FileSupply>(`/assets/${id}/export`, { query: { format } });
+}
+
+/**
  * Downloads a URL as a blob with progress (spec §7) and hands it to the
  * browser under `fileName`.
  */
