@@ -208,6 +208,36 @@ describe('shapefile sizes', () => {
   });
 });
 
+describe('several geometry types', () => {
+  it('writes one layer per geometry type in the zip (a power line: conductors and towers)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nuage-shp-mixed-'));
+    const zip = path.join(dir, 'power.zip');
+    const written = await writeShapefile(
+      zip,
+      [
+        { ...point([500000, 6000000, 30]), properties: { kind: 'tower' } },
+        {
+          ...line([
+            [500000, 6000000, 27],
+            [500100, 6000000, 27],
+          ]),
+          properties: { kind: 'conductor' },
+        },
+      ],
+      crsFromEpsg(2154),
+    );
+    expect(written.layers.map((l) => [l.layerName, l.features])).toEqual([
+      ['power_points', 1],
+      ['power_lines', 1],
+    ]);
+    const names = [...readZip(zip).keys()].sort();
+    expect(names).toEqual(
+      ['power_lines', 'power_points'].flatMap((n) => ['cpg', 'dbf', 'prj', 'shp', 'shx'].map((e) => `${n}.${e}`)),
+    );
+    await rm(dir, { recursive: true, force: true });
+  });
+});
+
 describe('shapeLayout', () => {
   it('picks Z types when any coordinate has a Z and refuses mixed geometries', () => {
     expect(shapeLayout([point([0, 0]), point([1, 1, 5])]).shapeType).toBe(SHAPE_TYPES.PointZ);

@@ -79,8 +79,10 @@ export interface ShapefileArtifact {
   shapeType: ShapeType;
   /** Property → DBF column. */
   fields: DbfField[];
-  /** Sizes of the files inside the zip. */
+  /** Sizes of the files inside the zip (of the first layer). */
   sizes: ShapefileSizes;
+  /** Every layer of the zip: one, or one per geometry type. */
+  layers: Array<{ layerName: string; shapeType: ShapeType; features: number }>;
 }
 
 /** Options of {@link writeShapefile}. */
@@ -608,14 +610,18 @@ export function layerNameOf(zipPath: string): string {
   return base.replace(/\.zip$/i, '').replace(/\.shp$/i, '') || 'layer';
 }
 
+/** Suffixes of the layers of a zip holding several geometry types. */
+const TYPE_SUFFIX: Record<Geometry['type'], string> = { Point: 'points', LineString: 'lines', Polygon: 'polygons' };
+
 /**
- * Writes features (project CRS) as a zipped Shapefile: `<layer>.shp`,
- * `.shx`, `.dbf`, `.prj` (when the CRS has a WKT) and `.cpg`.
+ * Writes features in the given CRS as a zipped ESRI Shapefile layer
+ * (`.shp/.shx/.dbf/.prj/.cpg`). A Shapefile holds one geometry type: features
+ * of several types (a power line's conductors and towers) become one layer per
+ * type in the same zip (`<name>_lines`, `<name>_points`, `<name>_polygons`).
+ * Sizes are checked before anything is written (2 GB limit of the format).
  *
- * @throws InvalidInput for mixed geometry types, and for a layer over 2 GB
- * (checked before anything is written).
  * @example
- * const { fields } = await writeShapefile('crowns.zip', crowns, crs, { layerName: 'tree_crowns' });
+ * await writeShapefile('contours.zip', features, crsFromEpsg(2154));
  */
 export async function writeShapefile(
   zipPath: string,
@@ -624,38 +630,55 @@ export async function writeShapefile(
   options: ShapefileWriteOptions = {},
 ): Promise<ShapefileArtifact> {
   const list = Array.isArray(features) ? (features as Feature[]) : [...features];
-  const layout = shapeLayout(list, options.geometryType);
-  const fields = dbfFields(list);
-  const sizes = shapefileSizes(layout, fields);
-  checkShapefileSizes(sizes);
-  if (fields.length > 255)
-    throw new InvalidInput('shapefile', `too many attributes for a DBF (${fields.length} > 255)`);
-  if (dbfRecordBytes(fields) > 0xffff) {
-    throw new InvalidInput('shapefile', `attribute records too wide for a DBF (${dbfRecordBytes(fields)} bytes)`);
+  const groups = new Map<Geometry['type'], Feature[]>();
+  for (const f of list) {
+    const group = groups.get(f.geometry.type);
+    if (group) group.push(f);
+    else groups.set(f.geometry.type, [f]);
   }
-  const layerName = (options.layerName ?? layerNameOf(zipPath)).replace(/[\\/:*?"<>|]/g, '_');
+  const baseName = (options.layerName ?? layerNameOf(zipPath)).replace(/[\\/:*?"<>|]/g, '_');
+  const layers =
+    groups.size <= 1
+      ? [{ name: baseName, features: list }]
+      : [...groups].map(([type, group]) => ({ name: `${baseName}_${TYPE_SUFFIX[type]}`, features: group }));
+  const planned = layers.map((layer) => {
+    const layout = shapeLayout(layer.features, options.geometryType);
+    const fields = dbfFields(layer.features);
+    const sizes = shapefileSizes(layout, fields);
+    checkShapefileSizes(sizes);
+    if (fields.length > 255)
+      throw new InvalidInput('shapefile', `too many attributes for a DBF (${fields.length} > 255)`);
+    if (dbfRecordBytes(fields) > 0xffff) {
+      throw new InvalidInput('shapefile', `attribute records too wide for a DBF (${dbfRecordBytes(fields)} bytes)`);
+    }
+    return { ...layer, layout, fields, sizes };
+  });
   const date = options.date ?? new Date();
   const zip = await ZipWriter.create(zipPath, { date });
   try {
-    await zip.add(`${layerName}.shp`, shpChunks(list, layout, sizes));
-    await zip.add(`${layerName}.shx`, shxChunks(list, layout, sizes));
-    await zip.add(`${layerName}.dbf`, dbfChunks(list, fields, date));
-    const prj = crs ? prjText(crs) : null;
-    if (prj) await zip.add(`${layerName}.prj`, prj);
-    await zip.add(`${layerName}.cpg`, 'UTF-8');
+    for (const layer of planned) {
+      await zip.add(`${layer.name}.shp`, shpChunks(layer.features, layer.layout, layer.sizes));
+      await zip.add(`${layer.name}.shx`, shxChunks(layer.features, layer.layout, layer.sizes));
+      await zip.add(`${layer.name}.dbf`, dbfChunks(layer.features, layer.fields, date));
+      const prj = crs ? prjText(crs) : null;
+      if (prj) await zip.add(`${layer.name}.prj`, prj);
+      await zip.add(`${layer.name}.cpg`, 'UTF-8');
+    }
   } catch (error) {
     await zip.abort();
     throw error;
   }
   const bytes = await zip.close();
+  const first = planned[0]!;
   return {
     path: zipPath,
     type: 'shapefile',
     bytes,
     features: list.length,
-    layerName,
-    shapeType: layout.shapeType,
-    fields,
-    sizes,
+    layerName: first.name,
+    shapeType: first.layout.shapeType,
+    fields: first.fields,
+    sizes: first.sizes,
+    layers: planned.map((l) => ({ layerName: l.name, shapeType: l.layout.shapeType, features: l.features.length })),
   };
 }
