@@ -169,3 +169,77 @@ export async function comparePngs(page: Page, a: Buffer, b: Buffer, threshold = 
     { a64: a.toString('base64'), b64: b.toString('base64'), threshold },
   );
 }
+
+interface ProcessedProject extends ProjectLike {
+  jobs?: { processing?: { state: string; errorMessage: string | null } };
+}
+
+/**
+ * Processes a READY project (`POST /projects/{id}/processing`: every product
+ * of the registry, or `options.products` and what they need) and waits until
+ * its processing job has ended; returns the project with its new layers.
+ * A job that failed as a whole (no product made) throws.
+ */
+export async function processProject(
+  token: string,
+  projectId: string,
+  options: Record<string, unknown> = {},
+  ms = 300_000,
+): Promise<ProcessedProject> {
+  await apiCall(token, 'POST', `/projects/${projectId}/processing`, { options });
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const p = await apiCall<ProcessedProject>(token, 'GET', `/projects/${projectId}`);
+    const job = p.jobs?.processing;
+    if (job?.state === 'SUCCESS') return p;
+    if (job?.state === 'FAILURE') {
+      const made = p.layers?.some((l) => l.type !== 'POINT_CLOUD' && l.assets.some((a) => a.status === 'READY'));
+      if (!made) throw new Error(`processing failed: ${job.errorMessage}`);
+      return p;
+    }
+    if (Date.now() > deadline) throw new Error(`processing of ${projectId} still ${job?.state} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/**
+ * Pixels of a PNG screenshot within `tolerance` (0..255 per channel) of the
+ * colour `rgb`, decoded by the browser; every `step`-th pixel of each row and
+ * column is looked at. Coordinates are CSS pixels of the screenshot.
+ */
+export async function pixelsOfColour(
+  page: Page,
+  png: Buffer,
+  rgb: readonly [number, number, number],
+  tolerance = 12,
+  step = 1,
+): Promise<Array<[number, number]>> {
+  return page.evaluate(
+    async ({ b64, rgb, tolerance, step }) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(img, 0, 0);
+      const { data, width, height } = ctx.getImageData(0, 0, img.width, img.height);
+      const out: Array<[number, number]> = [];
+      for (let y = 0; y < height; y += step) {
+        for (let x = 0; x < width; x += step) {
+          const i = (y * width + x) * 4;
+          if (
+            Math.abs(data[i]! - rgb[0]) <= tolerance &&
+            Math.abs(data[i + 1]! - rgb[1]) <= tolerance &&
+            Math.abs(data[i + 2]! - rgb[2]) <= tolerance
+          ) {
+            out.push([x, y]);
+          }
+        }
+      }
+      return out;
+    },
+    { b64: png.toString('base64'), rgb: [...rgb], tolerance, step },
+  );
+}

@@ -39,6 +39,43 @@ export interface RasterLayerDescription {
   opacity?: number;
 }
 
+/** A label drawn beside each point of a layer: a numeric property, its decimals and unit ("23.45 m"). */
+export interface VectorLabelStyle {
+  property: string;
+  decimals: number;
+  unit: string;
+}
+
+/**
+ * Where a feature's elevation comes from (OGC features are 2D): a property in
+ * the file's vertical unit, else the geometry's z; `join` looks the property
+ * up in another collection by a shared key (crowns take the z of their top).
+ */
+export interface VectorElevationSource {
+  property: string;
+  join?: { url: string; key: string };
+}
+
+/**
+ * How a vector layer is drawn, in both viewers:
+ * - `lines`: every geometry as lines and dots in one colour (contours, grid, power lines);
+ * - `points`: dots, with a label of a property when `label` is set (tree tops);
+ * - `polygons`: outlined polygons with a light fill (tree crowns);
+ * - `blocks`: polygons extruded in 3D from `extrusion.base` (elevation, file unit) by the
+ *   first finite `extrusion.height` (metres), translucent; outlined polygons in 2D (buildings).
+ */
+export interface VectorStyle {
+  kind: 'lines' | 'points' | 'polygons' | 'blocks';
+  /** CSS colour of lines, outlines and dots. */
+  color: string;
+  /** 0..1, fills of polygons and blocks. */
+  fillOpacity?: number;
+  label?: VectorLabelStyle;
+  /** Default: the `elevation` property, else the geometry's z. */
+  elevation?: VectorElevationSource;
+  extrusion?: { base: string; height: readonly string[] };
+}
+
 /** A vector layer as GeoJSON in EPSG:4326 (contours, buildings, trees, power lines). */
 export interface VectorLayerDescription {
   kind: 'vector';
@@ -47,8 +84,7 @@ export interface VectorLayerDescription {
   /** URL of a GeoJSON FeatureCollection. */
   url: string;
   visible: boolean;
-  /** CSS colour of lines and outlines. */
-  color?: string;
+  style: VectorStyle;
 }
 
 export type LayerDescription = PointCloudLayerDescription | RasterLayerDescription | VectorLayerDescription;
@@ -76,6 +112,14 @@ export interface SceneDescription {
   intensity?: IntensityRange | undefined;
   /** ASPRS class codes hidden in Class mode (1000 stands for every unlisted class). */
   hiddenClasses?: readonly number[];
+  /** BCP 47 language of labels drawn in the scene (numbers: "23.45 m", "23,45 m"); default en-US. */
+  locale?: string;
+}
+
+/** A feature the user clicked: its layer (asset id) and its properties as the server sent them. */
+export interface PickedFeature {
+  layerId: string;
+  properties: Record<string, unknown>;
 }
 
 /** What a viewer reports to the page (loading indicator, errors, facts of the loaded cloud). */
@@ -84,7 +128,9 @@ export type ViewerEvent =
   | { type: 'loading'; pendingTiles: number }
   | { type: 'tilesLoaded' }
   | { type: 'cloudInfo'; layerId: string; hasColor: boolean; pointCount: number | null; classCodes: number[] | null }
-  | { type: 'error'; code: ViewerErrorCode; layerId?: string; message: string };
+  | { type: 'error'; code: ViewerErrorCode; layerId?: string; message: string }
+  /** A click in the scene: the feature under it, or null for none. */
+  | { type: 'pick'; feature: PickedFeature | null };
 
 /** Error codes a viewer reports; the page translates them (viewer namespace). */
 export type ViewerErrorCode =

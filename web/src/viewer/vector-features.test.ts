@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { elevationToHeight, fetchAllFeatures, vectorShapes } from './vector-features.js';
+import {
+  declutterLabels,
+  elevationToHeight,
+  fetchAllFeatures,
+  firstFinite,
+  formatLabel,
+  nearestIndices,
+  placeLabels,
+  propertyLookup,
+  vectorShapes,
+} from './vector-features.js';
 
 describe('vectorShapes', () => {
   it('flattens every geometry type into lines and points with heights from the elevation property', () => {
@@ -83,6 +93,7 @@ describe('vectorShapes', () => {
           [1, 2, 820],
           [3, 4, 820],
         ],
+        feature: 0,
       },
       // A one-point line is dropped.
       {
@@ -91,6 +102,7 @@ describe('vectorShapes', () => {
           [0, 0, -1],
           [1, 1, -1],
         ],
+        feature: 1,
       },
       {
         kind: 'line',
@@ -100,17 +112,152 @@ describe('vectorShapes', () => {
           [1, 1, -1],
           [0, 0, -1],
         ],
+        feature: 2,
       },
-      { kind: 'point', position: [5, 6, 198] },
-      { kind: 'point', position: [7, 8, -1] },
+      { kind: 'point', position: [5, 6, 198], feature: 3 },
+      { kind: 'point', position: [7, 8, -1], feature: 4 },
       {
         kind: 'line',
         positions: [
           [0, 0, -1],
           [2, 2, -1],
         ],
+        feature: 6,
       },
     ]);
+  });
+
+  it('keeps polygons as rings when asked, at the elevation of a named property or of a join', () => {
+    const square = [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 0],
+    ];
+    const collection = {
+      features: [
+        // A crown: no z of its own, its tree top's z through the join.
+        { geometry: { type: 'Polygon', coordinates: [square] }, properties: { treeId: 7, height: 20 } },
+        // A building: its groundZ.
+        { geometry: { type: 'MultiPolygon', coordinates: [[square, square]] }, properties: { groundZ: '12.5' } },
+        // An outer ring of two points is no polygon.
+        {
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [0, 0],
+                [1, 1],
+              ],
+            ],
+          },
+          properties: {},
+        },
+        // A tree top: its z property.
+        { geometry: { type: 'Point', coordinates: [4, 5] }, properties: { treeId: 8, z: 30.25 } },
+      ],
+    };
+    const tops = propertyLookup({ features: [{ geometry: null, properties: { treeId: 7, z: 41 } }] }, 'treeId', 'z');
+    const heightOf = (e: number | null) => (e === null ? -1 : e);
+    const crowns = vectorShapes(collection, heightOf, { polygons: true, elevationProperty: 'z', elevationOf: tops });
+    expect(crowns.map((s) => [s.kind, s.feature])).toEqual([
+      ['polygon', 0],
+      ['polygon', 1],
+      ['point', 3],
+    ]);
+    expect(crowns[0]).toMatchObject({
+      rings: [
+        [
+          [0, 0, 41],
+          [1, 0, 41],
+          [1, 1, 41],
+          [0, 0, 41],
+        ],
+      ],
+    });
+    expect(crowns[2]).toMatchObject({ position: [4, 5, 30.25] });
+    const buildings = vectorShapes(collection, heightOf, { polygons: true, elevationProperty: 'groundZ' });
+    expect(buildings[1]).toMatchObject({ kind: 'polygon', rings: [expect.any(Array), expect.any(Array)] });
+    expect((buildings[1] as { rings: number[][][] }).rings[0]![0]).toEqual([0, 0, 12.5]);
+    expect(firstFinite({ eaveHeight: null, ridgeHeight: 6.2 }, ['eaveHeight', 'ridgeHeight'])).toBe(6.2);
+    expect(firstFinite({ eaveHeight: 'x' }, ['eaveHeight'])).toBeNull();
+  });
+});
+
+describe('formatLabel', () => {
+  const height = { property: 'height', decimals: 2, unit: 'm' };
+
+  it('shows a height in metres to 2 decimals (spec §9), in the locale of the page', () => {
+    expect(formatLabel(23.4567, height)).toBe('23.46 m');
+    expect(formatLabel(23.4, height)).toBe('23.40 m');
+    expect(formatLabel('7', height)).toBe('7.00 m');
+    expect(formatLabel(1234.5, height)).toBe('1234.50 m');
+    expect(formatLabel(23.4567, height, 'fr')).toBe('23,46 m');
+    expect(formatLabel(3, { property: 'n', decimals: 0, unit: '' })).toBe('3');
+  });
+
+  it('draws no label for a value that is not a number', () => {
+    expect(formatLabel(null, height)).toBeNull();
+    expect(formatLabel(undefined, height)).toBeNull();
+    expect(formatLabel('tall', height)).toBeNull();
+    expect(formatLabel(true, height)).toBeNull();
+  });
+});
+
+describe('label declutter', () => {
+  it('labels in 3D only the points nearest to the camera, within reach', () => {
+    const xyz = new Float64Array([0, 0, 10, 0, 0, 1, 0, 0, 5, 0, 0, 1000]);
+    expect(nearestIndices(xyz, [0, 0, 0], 2, 100)).toEqual([1, 2]);
+    expect(nearestIndices(xyz, [0, 0, 0], 10, 100)).toEqual([1, 2, 0]);
+    expect(nearestIndices(xyz, [0, 0, 0], 10, 0.5)).toEqual([]);
+    // 20,000 trees: a bounded set, whatever the layer's size.
+    const many = new Float64Array(60_000).map((_, i) => (i % 3 === 0 ? i : 0));
+    expect(nearestIndices(many, [0, 0, 0], 300, 1e9)).toHaveLength(300);
+  });
+
+  it('keeps the tallest of labels that would overlap on screen', () => {
+    // Boxes of 56 × 18 pixels: 0 and 1 overlap, 1 is taller; 2 is clear of both; 3 is off screen.
+    const anchors: Array<[number, number] | null> = [[100, 100], [130, 108], [200, 100], null];
+    expect(placeLabels(anchors, [12, 30, 8, 99])).toEqual([1, 2]);
+    // Side by side but clear of each other, or stacked a box apart: all kept.
+    expect(
+      placeLabels(
+        [
+          [0, 0],
+          [56, 0],
+          [0, 18],
+        ],
+        [1, 2, 3],
+      ),
+    ).toEqual([0, 1, 2]);
+    // A chain: 1 beats 0 and 2, which do not overlap each other but both touch 1.
+    expect(
+      placeLabels(
+        [
+          [0, 0],
+          [40, 0],
+          [80, 0],
+        ],
+        [1, 5, 1],
+      ),
+    ).toEqual([1]);
+  });
+
+  it('declutters a 2D map by zoom, none when zoomed out', () => {
+    // Two trees 9 m apart and one 46 m away, at latitude 34°.
+    const points: Array<[number, number]> = [
+      [-111.2035, 34.458],
+      [-111.2034, 34.458],
+      [-111.203, 34.458],
+    ];
+    const heights = [12, 30, 8];
+    // Zoom 20: 149 pixels between the first two, every label fits.
+    expect(declutterLabels(points, heights, 20)).toEqual([0, 1, 2]);
+    // Zoom 16: 9 pixels apart, the taller keeps its label; 48 pixels further the third overlaps it too.
+    expect(declutterLabels(points, heights, 16)).toEqual([1]);
+    // Zoom 17: the third is 75 pixels from the taller: clear.
+    expect(declutterLabels(points, heights, 17)).toEqual([1, 2]);
+    expect(declutterLabels(points, heights, 20, { minZoom: 21 })).toEqual([]);
   });
 });
 
@@ -146,5 +293,14 @@ describe('fetchAllFeatures', () => {
     expect(seen).toEqual(['/items?limit=2', '/items?offset=2']);
     const failing = (async () => new Response('no', { status: 403 })) as unknown as typeof fetch;
     await expect(fetchAllFeatures('/x', 100, failing)).rejects.toThrow('HTTP 403');
+    // A READY vector without features is no collection of the API: an empty layer, not a failure.
+    const empty = (async () => new Response('{}', { status: 404 })) as unknown as typeof fetch;
+    await expect(fetchAllFeatures('/x', 100, empty)).resolves.toEqual({ features: [] });
+    // A later page that went missing is one.
+    const gone = (async (url: string) =>
+      url === '/p1'
+        ? new Response(JSON.stringify({ features: [{ geometry: null }], links: [{ rel: 'next', href: '/p2' }] }))
+        : new Response('{}', { status: 404 })) as unknown as typeof fetch;
+    await expect(fetchAllFeatures('/p1', 100, gone)).rejects.toThrow('/p2: HTTP 404');
   });
 });

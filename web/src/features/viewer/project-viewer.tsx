@@ -17,6 +17,7 @@ import { apiBaseUrl } from '../../shared/api/api-config.js';
 import { showToast } from '../../shared/ui/toaster.js';
 import { OTHER_CLASSES, POINT_CLASSES } from '../../viewer/point-styles.js';
 import {
+  type PickedFeature,
   POINT_MODES,
   type PointMode,
   type SceneDescription,
@@ -31,6 +32,7 @@ import { ProcessingDialog } from '../projects/processing-dialog.js';
 import { ProjectProgress, StatusBadge } from '../projects/project-status.js';
 import { type Asset, isInProgress, type Project } from '../projects/projects.types.js';
 import { DownloadDialog } from './download-dialog.js';
+import { FeatureInspector } from './feature-inspector.js';
 import { LayerTree } from './layer-tree.js';
 import { PointLegend } from './point-legend.js';
 import { ShareDialog } from './share-dialog.js';
@@ -83,7 +85,11 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
   const [shareOpen, setShareOpen] = useState(false);
   const [downloadOpen, setDownloadOpen] = useState(false);
   const [processingOpen, setProcessingOpen] = useState(false);
+  const [picked, setPicked] = useState<PickedFeature | null>(null);
+  /** Layers the viewer could not load (asset id → message), shown on their rows. */
+  const [warnings, setWarnings] = useState<ReadonlyMap<string, string>>(new Map());
   const viewerApi = useRef<SceneViewerApi>(null);
+  const closeInspector = useCallback(() => setPicked(null), []);
 
   const size = pointSize ?? params?.pointSize ?? VIEWER_CONSTANTS.defaultPointSize;
   const { minElevation, maxElevation } = project;
@@ -100,8 +106,9 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
       imagery,
       elevation,
       hiddenClasses,
+      locale: i18n.language,
     }),
-    [project, ticked, shareToken, pointMode, size, imagery, elevation, hiddenClasses],
+    [project, ticked, shareToken, pointMode, size, imagery, elevation, hiddenClasses, i18n.language],
   );
 
   const onEvent = useCallback(
@@ -120,7 +127,15 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
           setFacts((m) => new Map(m).set(e.layerId, { hasColor: e.hasColor, classCodes: codes }));
           break;
         }
+        case 'pick':
+          setPicked(e.feature);
+          break;
         case 'error':
+          if (e.code === 'VECTOR_LOAD_FAILED' && e.layerId) {
+            // The layer's row says so; the rest of the scene goes on (spec §8).
+            const layerId = e.layerId;
+            setWarnings((m) => new Map(m).set(layerId, t('viewer:layers.loadFailed')));
+          }
           if (e.code === 'WEBGL_UNAVAILABLE' || e.code === 'TILESET_LOAD_FAILED') {
             setFatal(t(`viewer:events.${e.code}`, { message: e.message }));
           } else {
@@ -139,6 +154,15 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
   );
 
   function toggle(asset: Asset, on: boolean) {
+    // Ticked again: its load is tried again, its warning goes until it fails again.
+    if (on && warnings.has(asset.id)) {
+      setWarnings((m) => {
+        const next = new Map(m);
+        next.delete(asset.id);
+        return next;
+      });
+    }
+    if (!on && picked?.layerId === asset.id) setPicked(null);
     setTicked((current) => {
       const next = new Set(current);
       if (on) next.add(asset.id);
@@ -150,6 +174,7 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
   function switchMode(mode: SceneMode) {
     if (mode === sceneMode) return;
     setFatal(null);
+    setPicked(null);
     setLoad((l) => ({ ...l, pendingTiles: 0, tilesLoaded: false }));
     setSceneMode(mode);
   }
@@ -160,6 +185,11 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
     ? new Set(shown.flatMap((f) => [...f.classCodes!]))
     : undefined;
   const hasColor = shown.every((f) => f.hasColor);
+
+  const layerNameOf = (p: Project, assetId: string) => {
+    const asset = p.layers?.flatMap((l) => l.assets).find((a) => a.id === assetId);
+    return asset ? t(`viewer:assetTypes.${asset.type}`, { defaultValue: asset.name }) : '';
+  };
 
   const pointCount = project.lidarPointCount;
   const stageState = fatal ? 'error' : load.tilesLoaded && load.pendingTiles === 0 ? 'tiles-loaded' : 'loading';
@@ -206,7 +236,7 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
 
         <section className="nu-viewer__section">
           <h2 className="nu-viewer__section-title">{t('viewer:layers.title')}</h2>
-          <LayerTree project={project} ticked={ticked} onToggle={toggle} />
+          <LayerTree project={project} ticked={ticked} onToggle={toggle} warnings={warnings} />
         </section>
 
         <section className="nu-viewer__section">
@@ -297,6 +327,13 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
             )}
           </ButtonGroup>
         </div>
+        {picked && !fatal && (
+          <FeatureInspector
+            feature={picked}
+            layerName={layerNameOf(project, picked.layerId)}
+            onClose={closeInspector}
+          />
+        )}
         {stageState === 'loading' && !fatal && (
           <div className="nu-viewer__loading" role="status">
             <Spinner size={14} />

@@ -2,13 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { Asset, AssetType, Layer, LayerType, Project } from '../projects/projects.types.js';
 import { currentJob, isInProgress } from '../projects/projects.types.js';
 import {
+  DEFAULT_VECTOR_COLOR,
   defaultTicked,
   downloadChoices,
+  failureOf,
   isDrawable,
   isListed,
   isTickable,
   sceneLayers,
+  VECTOR_STYLES,
+  vectorColor,
   vectorItemsUrl,
+  vectorStyle,
   viewerProblem,
 } from './viewer-scene.js';
 
@@ -106,11 +111,17 @@ describe('viewerProblem (spec §8 viewer errors, in order)', () => {
 });
 
 describe('layer tree rules (spec §4)', () => {
-  it('lists READY and TILING assets; only READY ones with something to draw can be ticked', () => {
+  it('lists READY, TILING and failed assets; only READY ones with something to draw can be ticked', () => {
     const tiling = asset('CLASSIFIED_POINT_CLOUD', { status: 'TILING', accessUrl: null });
     const errored = asset('DTM', { status: 'ERROR' });
-    expect([isListed(asset('POINT_CLOUD')), isListed(tiling), isListed(errored)]).toEqual([true, true, false]);
-    expect([isTickable(asset('POINT_CLOUD')), isTickable(tiling)]).toEqual([true, false]);
+    const processing = asset('SLOPE_MAP', { status: 'PROCESSING' });
+    expect([isListed(asset('POINT_CLOUD')), isListed(tiling), isListed(errored), isListed(processing)]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect([isTickable(asset('POINT_CLOUD')), isTickable(tiling), isTickable(errored)]).toEqual([true, false, false]);
     expect(isDrawable(asset('SLOPE_MAP', { accessUrl: null }))).toBe(false);
     expect(isDrawable(asset('HILLSHADE_DTM', { accessUrl: '/t/{z}/{x}/{y}.png' }))).toBe(true);
     expect(isDrawable(asset('CONTOUR_LINE', { accessUrl: null }))).toBe(true);
@@ -183,14 +194,86 @@ describe('sceneLayers', () => {
       ['vector', contours.id],
       ['vector', wires.id],
     ]);
-    const colours = all.flatMap((l) => (l.kind === 'vector' ? [l.color] : []));
-    expect(colours).toEqual(['#c98b4a', '#ffd166']);
+    const styles = all.flatMap((l) => (l.kind === 'vector' ? [l.style] : []));
+    expect(styles).toEqual([
+      { kind: 'lines', color: '#c98b4a' },
+      { kind: 'lines', color: DEFAULT_VECTOR_COLOR },
+    ]);
   });
 
   it('builds OGC items URLs next to the API', () => {
     expect(vectorItemsUrl('https://nuage.example/api/', '7')).toBe(
       'https://nuage.example/ogc/collections/7/items?limit=10000',
     );
+  });
+});
+
+describe('failureOf (failed products in the layer tree)', () => {
+  it('gives the translation key of the error code and the message to fall back on', () => {
+    expect(
+      failureOf(asset('TREE_CROWNS', { status: 'ERROR', errorCode: 'DEPENDENCY_FAILED', errorMessage: 'x' })),
+    ).toEqual({ key: 'errors:DEPENDENCY_FAILED', message: 'x' });
+    expect(failureOf(asset('CHM', { status: 'ERROR', errorCode: null, errorMessage: 'disk full' }))).toEqual({
+      key: null,
+      message: 'disk full',
+    });
+    expect(failureOf(asset('CHM', { status: 'ERROR', errorCode: '', errorMessage: '' }))).toEqual({
+      key: null,
+      message: null,
+    });
+    expect(failureOf(asset('CHM'))).toBeNull();
+  });
+});
+
+describe('vector styles (the legend of vector layers)', () => {
+  it('draws tree tops as points labelled with their height in metres to 2 decimals, at their z', () => {
+    expect(VECTOR_STYLES.TREE_TOPS).toMatchObject({
+      kind: 'points',
+      label: { property: 'height', decimals: 2, unit: 'm' },
+      elevation: { property: 'z' },
+    });
+  });
+
+  it('draws crowns as outlined polygons with a light fill, at the z of their tree top', () => {
+    const crowns = VECTOR_STYLES.TREE_CROWNS!;
+    expect(crowns.kind).toBe('polygons');
+    expect(crowns.fillOpacity).toBeGreaterThan(0);
+    expect(crowns.fillOpacity).toBeLessThanOrEqual(0.3);
+    expect(crowns.elevation).toEqual({ property: 'z', join: { assetType: 'TREE_TOPS', key: 'treeId' } });
+  });
+
+  it('extrudes buildings from their ground to their eaves (ridge when the eaves are unknown), translucent', () => {
+    const buildings = VECTOR_STYLES.BUILDINGS!;
+    expect(buildings.kind).toBe('blocks');
+    expect(buildings.extrusion).toEqual({ base: 'groundZ', height: ['eaveHeight', 'ridgeHeight'] });
+    expect(buildings.fillOpacity).toBeGreaterThan(0);
+    expect(buildings.fillOpacity).toBeLessThan(1);
+  });
+
+  it('draws everything else as lines, each type in its legend colour', () => {
+    for (const type of ['POWER_LINE', 'GRID', 'CONTOUR_LINE', 'CONTOUR_LINE_MAJOR', 'CONTOUR_LINE_MINOR']) {
+      expect(VECTOR_STYLES[type]?.kind, type).toBe('lines');
+    }
+    expect(vectorColor('CONTOUR_LINE_MAJOR')).toBe('#8f5a2a');
+    expect(vectorColor('SOMETHING_NEW')).toBe(DEFAULT_VECTOR_COLOR);
+    for (const row of Object.values(VECTOR_STYLES)) expect(row!.color).toMatch(/^#[0-9a-f]{6}$/);
+  });
+
+  it("resolves a join to the OGC items of the project's asset of that type, or drops it", () => {
+    const tops = asset('TREE_TOPS', { accessUrl: null });
+    const withTops = project([layer('VECTOR', [asset('TREE_CROWNS'), tops])]);
+    expect(vectorStyle(withTops, 'TREE_CROWNS', '/api', 'tok')).toEqual({
+      kind: 'polygons',
+      color: '#4cb848',
+      fillOpacity: 0.2,
+      elevation: {
+        property: 'z',
+        join: { url: `/ogc/collections/${tops.id}/items?limit=10000&token=tok`, key: 'treeId' },
+      },
+    });
+    const failedTops = project([layer('VECTOR', [asset('TREE_CROWNS'), asset('TREE_TOPS', { status: 'ERROR' })])]);
+    expect(vectorStyle(failedTops, 'TREE_CROWNS').elevation).toEqual({ property: 'z' });
+    expect(vectorStyle(withTops, 'UNKNOWN_VECTOR')).toEqual({ kind: 'lines', color: DEFAULT_VECTOR_COLOR });
   });
 });
 

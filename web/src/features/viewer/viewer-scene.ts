@@ -1,4 +1,4 @@
-import type { LayerDescription } from '../../viewer/scene.types.js';
+import type { LayerDescription, VectorStyle } from '../../viewer/scene.types.js';
 import type { Asset, AssetType, Layer, Project } from '../projects/projects.types.js';
 
 /**
@@ -24,9 +24,25 @@ export function isPointCloud(asset: Pick<Asset, 'display'>): boolean {
 /** Tiling types the viewer can read. */
 const TILING_TYPES = new Set(['GOCESIUM_TILER', 'PY3DTILES']);
 
-/** Assets shown in the layer tree (spec §4): READY or TILING. */
+/**
+ * Assets shown in the layer tree (spec §4): READY or TILING, and failed
+ * products (ERROR), listed with their reason so a missing layer is explained.
+ */
 export function isListed(asset: Asset): boolean {
-  return asset.status === 'READY' || asset.status === 'TILING';
+  return asset.status === 'READY' || asset.status === 'TILING' || asset.status === 'ERROR';
+}
+
+/**
+ * Why an asset failed, for the layer tree: the translation key of its error
+ * code (`errors:<code>`) and the server's message to fall back on; null for
+ * an asset that did not fail.
+ */
+export function failureOf(asset: Pick<Asset, 'status' | 'errorCode' | 'errorMessage'>): {
+  key: string | null;
+  message: string | null;
+} | null {
+  if (asset.status !== 'ERROR') return null;
+  return { key: asset.errorCode ? `errors:${asset.errorCode}` : null, message: asset.errorMessage || null };
 }
 
 /** Only READY assets can be ticked and loaded (spec §4). */
@@ -107,27 +123,75 @@ export function defaultTicked(project: Project): Set<string> {
 }
 
 /**
- * Line colours of vector layers (power lines yellow, buildings red, contours
- * brown...); a vector type not listed gets {@link DEFAULT_VECTOR_COLOR}.
+ * How each vector type is drawn (the legend of vector layers): its kind, colour,
+ * fill, label and where its elevation comes from. A `join` names the asset
+ * type of the same project to read the elevation from, matched on `key`
+ * (crowns sit at the z of their tree top). A type not listed is drawn as lines
+ * in {@link DEFAULT_VECTOR_COLOR}.
  */
-const VECTOR_COLORS: Partial<Record<AssetType, string>> = {
-  POWER_LINE: '#ffe14d',
-  GRID: '#9aa5b1',
-  CONTOUR_LINE: '#c98b4a',
-  CONTOUR_LINE_MAJOR: '#8f5a2a',
-  CONTOUR_LINE_MINOR: '#c98b4a',
-  BUILDINGS: '#e4572e',
-  TREE_CROWNS: '#4cb848',
-  TREE_TOPS: '#1d7a34',
-  TOPOGRAPHIC_MAP: '#d9d9d9',
+type VectorStyleRow = Omit<VectorStyle, 'elevation'> & {
+  elevation?: { property: string; join?: { assetType: AssetType; key: string } };
 };
 
-/** Line colour of a vector type {@link VECTOR_COLORS} does not list. */
+export const VECTOR_STYLES: Readonly<Partial<Record<AssetType, VectorStyleRow>>> = {
+  POWER_LINE: { kind: 'lines', color: '#ffe14d' },
+  GRID: { kind: 'lines', color: '#9aa5b1' },
+  CONTOUR_LINE: { kind: 'lines', color: '#c98b4a' },
+  CONTOUR_LINE_MAJOR: { kind: 'lines', color: '#8f5a2a' },
+  CONTOUR_LINE_MINOR: { kind: 'lines', color: '#c98b4a' },
+  // Blocks from the ground under the footprint (groundZ, file unit) up to the eaves (metres above it).
+  BUILDINGS: {
+    kind: 'blocks',
+    color: '#e4572e',
+    fillOpacity: 0.35,
+    elevation: { property: 'groundZ' },
+    extrusion: { base: 'groundZ', height: ['eaveHeight', 'ridgeHeight'] },
+  },
+  TREE_CROWNS: {
+    kind: 'polygons',
+    color: '#4cb848',
+    fillOpacity: 0.2,
+    elevation: { property: 'z', join: { assetType: 'TREE_TOPS', key: 'treeId' } },
+  },
+  // Spec §9: a tree top shows its height in metres to 2 decimals.
+  TREE_TOPS: {
+    kind: 'points',
+    color: '#3ee07a',
+    label: { property: 'height', decimals: 2, unit: 'm' },
+    elevation: { property: 'z' },
+  },
+  TOPOGRAPHIC_MAP: { kind: 'lines', color: '#d9d9d9' },
+};
+
+/** Line colour of a vector type {@link VECTOR_STYLES} does not list. */
 export const DEFAULT_VECTOR_COLOR = '#ffd166';
 
 /** The line colour of a vector asset type. */
 export function vectorColor(type: AssetType): string {
-  return VECTOR_COLORS[type] ?? DEFAULT_VECTOR_COLOR;
+  return VECTOR_STYLES[type]?.color ?? DEFAULT_VECTOR_COLOR;
+}
+
+/**
+ * The style of a vector asset in `project`: its row of {@link VECTOR_STYLES}
+ * (lines in the default colour otherwise), a join resolved to the OGC items
+ * URL of the READY asset of that type (dropped when there is none).
+ */
+export function vectorStyle(project: Project, type: AssetType, apiBase = '/api', shareToken?: string): VectorStyle {
+  const row = VECTOR_STYLES[type];
+  if (!row) return { kind: 'lines', color: DEFAULT_VECTOR_COLOR };
+  const { elevation, ...rest } = row;
+  if (!elevation) return { ...rest };
+  const join = elevation.join;
+  if (!join) return { ...rest, elevation: { property: elevation.property } };
+  const source = (project.layers ?? [])
+    .flatMap((l) => l.assets)
+    .find((a) => a.type === join.assetType && a.status === 'READY' && a.display === 'vector');
+  return {
+    ...rest,
+    elevation: source
+      ? { property: elevation.property, join: { url: vectorItemsUrl(apiBase, source.id, shareToken), key: join.key } }
+      : { property: elevation.property },
+  };
 }
 
 /**
@@ -166,7 +230,7 @@ export function sceneLayers(
               name: asset.name,
               url: vectorItemsUrl(apiBase, asset.id, shareToken),
               visible,
-              color: vectorColor(asset.type),
+              style: vectorStyle(project, asset.type, apiBase, shareToken),
             });
           }
           break;

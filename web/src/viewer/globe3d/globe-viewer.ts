@@ -16,11 +16,9 @@ import {
   Ion,
   IonImageryProvider,
   LightingModel,
-  Material,
-  PointPrimitiveCollection,
-  PolylineCollection,
-  PrimitiveCollection,
   Rectangle,
+  ScreenSpaceEventHandler,
+  ScreenSpaceEventType,
   UniformType,
   UrlTemplateImageryProvider,
   Viewer,
@@ -37,6 +35,7 @@ import {
 } from '../point-styles.js';
 import type {
   CreateViewer,
+  PickedFeature,
   PointCloudLayerDescription,
   RasterLayerDescription,
   SceneDescription,
@@ -45,8 +44,9 @@ import type {
   ViewerHandle,
   WorldImagery,
 } from '../scene.types.js';
-import { elevationToHeight, fetchAllFeatures, vectorShapes } from '../vector-features.js';
+import { elevationToHeight, type FeatureCollection, fetchAllFeatures, propertyLookup } from '../vector-features.js';
 import { VIEWER_CONSTANTS } from '../viewer-constants.js';
+import { buildGlobeVectorLayer, type GlobeVectorLayer, type LabelView, vectorPickOf } from './globe-vectors.js';
 import { normaliseTileset, PY3DTILES_ERROR_PER_SPACING, type TilesetJsonLike } from './tileset-json.js';
 
 /** Optional keys a deployment may inject (`window.NUAGE_CONFIG`); without them only "none" and "ign" imagery load. */
@@ -173,7 +173,8 @@ async function imageryProvider(choice: WorldImagery): Promise<ImageryProvider | 
 
 /**
  * The 3D viewer (Cesium): point clouds as 3D Tiles styled per point mode,
- * rasters as imagery layers, vectors as GeoJSON, world imagery under them.
+ * rasters as imagery layers, vectors as GeoJSON drawn by their style (see
+ * globe-vectors.ts; a click reports the feature under it), world imagery under them.
  * Settings follow spec §9: screen-space error 120, 100 MB tile cache plus
  * 100 MB overflow, zoom between 20 m and 99,999,999 m, 20 frames per second,
  * frames rendered only when something changes.
@@ -219,7 +220,7 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
   const clouds = new Map<string, LoadedCloud>();
   const loading = new Set<string>();
   const rasters = new Map<string, ImageryLayer>();
-  const vectors = new Map<string, PrimitiveCollection>();
+  const vectors = new Map<string, GlobeVectorLayer>();
   let worldLayer: ImageryLayer | null = null;
   let worldChoice: WorldImagery = 'none';
   const emit = (e: ViewerEvent) => {
@@ -397,53 +398,70 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     }
   }
 
+  /** Feature collections by URL, shared by layers and joins (crowns read their tops' z). */
+  const collections = new Map<string, Promise<FeatureCollection>>();
+  function featuresOf(url: string): Promise<FeatureCollection> {
+    let pending = collections.get(url);
+    if (!pending) {
+      pending = fetchAllFeatures(url);
+      collections.set(url, pending);
+      // A failure is not kept: ticking the layer again tries again.
+      pending.catch(() => collections.delete(url));
+    }
+    return pending;
+  }
+
+  async function loadVectorLayer(v: VectorLayerDescription): Promise<GlobeVectorLayer | null> {
+    const join = v.style.elevation?.join;
+    const [collection, joined] = await Promise.all([
+      featuresOf(v.url),
+      // Without the joined collection the layer is still drawn, at its own elevations.
+      join ? featuresOf(join.url).catch(() => null) : Promise.resolve(null),
+    ]);
+    if (destroyed || !current.layers.some((l) => l.id === v.id)) return null;
+    const cloud = referenceCloud();
+    const heights = cloud ? { min: cloud.frame.minHeight, max: cloud.frame.maxHeight } : { min: 0, max: 0 };
+    return buildGlobeVectorLayer({
+      layerId: v.id,
+      style: v.style,
+      collection,
+      heightOf: elevationToHeight(normaliseElevation(current.elevation), heights),
+      elevationOf: join && joined ? propertyLookup(joined, join.key, v.style.elevation!.property) : undefined,
+      locale: locale(),
+      onError: (err) => emit({ type: 'error', code: 'VECTOR_LOAD_FAILED', layerId: v.id, message: err.message }),
+    });
+  }
+
   function syncVectors(list: VectorLayerDescription[]): void {
-    for (const [id, primitives] of vectors) {
+    for (const [id, layer] of vectors) {
       if (!list.some((v) => v.id === id)) {
-        scene.primitives.remove(primitives);
         vectors.delete(id);
+        // Destroys the layer's primitives (each destroyed once: see buildGlobeVectorLayer).
+        scene.primitives.remove(layer.primitives);
       }
     }
     for (const v of list) {
       const existing = vectors.get(v.id);
       if (existing) {
-        existing.show = v.visible;
+        existing.primitives.show = v.visible;
         continue;
       }
       if (loading.has(v.id)) continue;
       loading.add(v.id);
-      fetchAllFeatures(v.url)
-        .then((collection) => {
-          if (destroyed || !current.layers.some((l) => l.id === v.id)) return;
-          const cloud = referenceCloud();
-          const heights = cloud ? { min: cloud.frame.minHeight, max: cloud.frame.maxHeight } : { min: 0, max: 0 };
-          const shapes = vectorShapes(collection, elevationToHeight(normaliseElevation(current.elevation), heights));
-          const color = Color.fromCssColorString(v.color ?? '#ffd166');
-          const group = new PrimitiveCollection();
-          const lines = group.add(new PolylineCollection()) as PolylineCollection;
-          const points = group.add(new PointPrimitiveCollection()) as PointPrimitiveCollection;
-          const material = Material.fromType('Color', { color });
-          for (const shape of shapes) {
-            if (shape.kind === 'line') {
-              lines.add({
-                positions: shape.positions.map(([x, y, h]) => Cartesian3.fromDegrees(x, y, h)),
-                width: 2,
-                material,
-              });
-            } else {
-              const [x, y, h] = shape.position;
-              points.add({
-                position: Cartesian3.fromDegrees(x, y, h),
-                pixelSize: 6,
-                color,
-                outlineColor: Color.BLACK,
-                outlineWidth: 1,
-              });
-            }
+      loadVectorLayer(v)
+        .then((layer) => {
+          if (!layer) return;
+          // Unticked and ticked again while loading: the description may have changed.
+          const d = current.layers.find((l): l is VectorLayerDescription => l.id === v.id && l.kind === 'vector');
+          if (destroyed || !d || vectors.has(v.id)) {
+            // Never added to the scene: destroyed here, once.
+            layer.primitives.destroy();
+            return;
           }
-          group.show = v.visible;
-          scene.primitives.add(group);
-          vectors.set(v.id, group);
+          layer.primitives.show = d.visible;
+          scene.primitives.add(layer.primitives);
+          vectors.set(v.id, layer);
+          layer.updateLabels(labelView(), locale());
           scene.requestRender();
         })
         .catch((err: Error) => {
@@ -454,6 +472,48 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     }
   }
 
+  function locale(): string {
+    return current.locale ?? 'en-US';
+  }
+
+  function labelView(): LabelView {
+    return {
+      eye: viewer.camera.positionWC,
+      toCanvas: (p) => scene.cartesianToCanvasCoordinates(p, new Cartesian2()),
+    };
+  }
+
+  /** Labels follow the camera: the points nearest to it that do not overlap on screen carry one. */
+  function relabel(): void {
+    const view = labelView();
+    let changed = false;
+    for (const layer of vectors.values()) changed = layer.updateLabels(view, locale()) || changed;
+    if (changed) scene.requestRender();
+  }
+  const offMoveEnd = viewer.camera.moveEnd.addEventListener(relabel);
+
+  /** The feature under a click: the nearest object, else the first of ours below it (points of the cloud may be in front). */
+  function pickFeature(position: Cartesian2): PickedFeature | null {
+    const direct = vectorPickOf(scene.pick(position, 7, 7));
+    const hit =
+      direct ??
+      scene
+        .drillPick(position, 8, 7, 7)
+        .map(vectorPickOf)
+        .find((p) => p !== null) ??
+      null;
+    return hit ? { layerId: hit.layerId, properties: hit.properties } : null;
+  }
+  const clicks = new ScreenSpaceEventHandler(scene.canvas);
+  clicks.setInputAction((e: { position: Cartesian2 }) => {
+    if (destroyed) return;
+    try {
+      emit({ type: 'pick', feature: pickFeature(e.position) });
+    } catch {
+      emit({ type: 'pick', feature: null });
+    }
+  }, ScreenSpaceEventType.LEFT_CLICK);
+
   function update(next: SceneDescription): void {
     if (destroyed) return;
     const restyle =
@@ -461,6 +521,7 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
       next.hiddenClasses !== current.hiddenClasses ||
       next.intensity !== current.intensity;
     const resize = next.pointSize !== current.pointSize;
+    const relocalise = (next.locale ?? 'en-US') !== locale();
     current = next;
     const wantedClouds = next.layers.filter((l): l is PointCloudLayerDescription => l.kind === 'pointCloud');
     for (const id of [...clouds.keys()]) {
@@ -485,6 +546,7 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     syncRasters(next.layers.filter((l): l is RasterLayerDescription => l.kind === 'raster'));
     syncVectors(next.layers.filter((l): l is VectorLayerDescription => l.kind === 'vector'));
     void setWorldImagery(next.imagery);
+    if (relocalise) relabel();
     scene.requestRender();
   }
 
@@ -494,7 +556,10 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     destroy() {
       if (destroyed) return;
       destroyed = true;
+      offMoveEnd();
+      clicks.destroy();
       for (const id of [...clouds.keys()]) removeCloud(id);
+      vectors.clear();
       viewer.destroy();
     },
   };

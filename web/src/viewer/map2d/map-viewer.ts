@@ -1,5 +1,5 @@
 import { COORDINATE_SYSTEM, type Layer } from '@deck.gl/core';
-import { GeoJsonLayer, PointCloudLayer } from '@deck.gl/layers';
+import { PointCloudLayer } from '@deck.gl/layers';
 import { MapboxOverlay } from '@deck.gl/mapbox';
 import { Map as MapLibreMap, type StyleSpecification, setWorkerUrl } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
@@ -17,6 +17,7 @@ import type {
 } from '../scene.types.js';
 import { fetchAllFeatures } from '../vector-features.js';
 import { VIEWER_CONSTANTS } from '../viewer-constants.js';
+import { type MapVectorData, mapVectorLayers, pickedOf, prepareMapVectors } from './map-vectors.js';
 import { zoomForDistance } from './map-zoom.js';
 import { type SampledCloud, sampleTileset } from './tileset-sampler.js';
 
@@ -35,6 +36,9 @@ interface MapCloud {
   heights: Float32Array;
   frame: HeightFrame;
   bounds: [[number, number], [number, number]];
+  /** Point colours of the last render and the settings they were made for. */
+  colors?: Uint8Array;
+  colorKey?: unknown[];
 }
 
 function styleFor(
@@ -72,7 +76,8 @@ function styleFor(
  * The 2D viewer: a MapLibre map (world imagery, raster tiles) with deck.gl
  * layers on top: the point clouds (sampled from their 3D Tiles, coloured per
  * point mode on the CPU with the same colours as the 3D viewer) and the
- * vectors (OGC API Features). Zoom stays between the spec's 2D distances.
+ * vectors (OGC API Features) drawn by their style (map-vectors.ts); a click
+ * reports the feature under it. Zoom stays between the spec's 2D distances.
  */
 export const createMapViewer: CreateViewer = async (container, initial, onEvent) => {
   let map: MapLibreMap;
@@ -90,7 +95,14 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
     onEvent({ type: 'error', code: 'WEBGL_UNAVAILABLE', message: (err as Error).message });
     throw err;
   }
-  const overlay = new MapboxOverlay({ interleaved: false, layers: [] });
+  const overlay = new MapboxOverlay({
+    interleaved: false,
+    layers: [],
+    // A click reports the feature under it (or none): the page shows its attributes.
+    onClick: (info) => {
+      if (!destroyed) onEvent({ type: 'pick', feature: pickedOf(info) });
+    },
+  });
   map.addControl(overlay);
   await new Promise<void>((resolve) => {
     if (map.loaded()) resolve();
@@ -102,7 +114,7 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
   let flown = false;
   const clouds = new Map<string, MapCloud>();
   const loadingClouds = new Set<string>();
-  const vectors = new Map<string, unknown[]>();
+  const vectors = new Map<string, MapVectorData>();
   const loadingVectors = new Set<string>();
   const emit = (e: ViewerEvent) => {
     if (!destroyed) onEvent(e);
@@ -116,16 +128,7 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
     const layers: Layer[] = [];
     for (const cloud of clouds.values()) {
       if (!cloud.description.visible) continue;
-      const colors = colorizePoints(
-        {
-          mode: current.pointMode,
-          hasColor: Boolean(cloud.sample.rgb) && cloud.sample.extras.hasColor !== false,
-          heightFrame: cloud.frame,
-          intensity: current.intensity,
-          hiddenClasses: current.hiddenClasses,
-        },
-        { ...cloud.sample, heights: cloud.heights },
-      );
+      const colors = colorsOf(cloud);
       layers.push(
         new PointCloudLayer({
           id: `cloud-${cloud.description.id}`,
@@ -146,27 +149,31 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
         }),
       );
     }
+    const zoom = map.getZoom();
     for (const v of current.layers) {
       if (v.kind !== 'vector' || !v.visible) continue;
-      const features = vectors.get(v.id);
-      if (!features) continue;
-      const [r, g, b] = hexColor(v.color ?? '#ffd166');
-      layers.push(
-        new GeoJsonLayer({
-          id: `vector-${v.id}`,
-          data: { type: 'FeatureCollection', features } as never,
-          stroked: true,
-          filled: false,
-          getLineColor: [r, g, b, 255],
-          getFillColor: [r, g, b, 60],
-          getPointRadius: 4,
-          pointRadiusUnits: 'pixels',
-          lineWidthUnits: 'pixels',
-          getLineWidth: 2,
-        }),
-      );
+      const data = vectors.get(v.id);
+      if (data) layers.push(...mapVectorLayers(v, data, zoom, current.locale ?? 'en-US'));
     }
     overlay.setProps({ layers });
+  }
+
+  /** Colours of a cloud's points, made again only when the point mode or its settings change. */
+  function colorsOf(cloud: MapCloud): Uint8Array {
+    const key = [current.pointMode, current.hiddenClasses, current.intensity];
+    if (cloud.colors && cloud.colorKey?.every((k, i) => k === key[i])) return cloud.colors;
+    cloud.colors = colorizePoints(
+      {
+        mode: current.pointMode,
+        hasColor: Boolean(cloud.sample.rgb) && cloud.sample.extras.hasColor !== false,
+        heightFrame: cloud.frame,
+        intensity: current.intensity,
+        hiddenClasses: current.hiddenClasses,
+      },
+      { ...cloud.sample, heights: cloud.heights },
+    );
+    cloud.colorKey = key;
+    return cloud.colors;
   }
 
   async function addCloud(d: PointCloudLayerDescription): Promise<void> {
@@ -231,7 +238,9 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
       loadingVectors.add(v.id);
       fetchAllFeatures(new URL(v.url, document.baseURI).href)
         .then((collection) => {
-          vectors.set(v.id, collection.features);
+          if (destroyed) return;
+          // Kept while the map lives: ticking the layer again draws it at once.
+          vectors.set(v.id, prepareMapVectors(collection, v));
           render();
         })
         .catch((err: Error) => emit({ type: 'error', code: 'VECTOR_LOAD_FAILED', layerId: v.id, message: err.message }))
@@ -263,6 +272,12 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
     render();
   }
 
+  // Labels are decluttered for the zoom: drawn again when a zoom ends.
+  const onZoomEnd = () => {
+    if (!destroyed && current.layers.some((l) => l.kind === 'vector' && l.visible && l.style.label)) render();
+  };
+  map.on('zoomend', onZoomEnd);
+
   update(initial);
   emit({ type: 'ready' });
   return {
@@ -273,13 +288,9 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
     },
     destroy() {
       destroyed = true;
+      map.off('zoomend', onZoomEnd);
       map.removeControl(overlay);
       map.remove();
     },
   };
 };
-
-function hexColor(css: string): [number, number, number] {
-  const v = Number.parseInt(css.replace('#', '').slice(0, 6), 16);
-  return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
-}

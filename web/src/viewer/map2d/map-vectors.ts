@@ -1,0 +1,170 @@
+import type { Layer, PickingInfo } from '@deck.gl/core';
+import { GeoJsonLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
+import type { PickedFeature, VectorLayerDescription } from '../scene.types.js';
+import {
+  declutterLabels,
+  type Feature,
+  type FeatureCollection,
+  finiteNumber,
+  formatLabel,
+} from '../vector-features.js';
+
+/** Below this zoom the map draws no point labels (they would only pile up). */
+const LABEL_MIN_ZOOM = 16;
+
+/** A point of a `points` layer, with what its label and picking need. */
+interface MapPoint {
+  position: [number, number];
+  properties: Record<string, unknown>;
+  /** Labels that collide keep the highest (the tallest tree). */
+  priority: number;
+}
+
+interface MapLabel {
+  position: [number, number];
+  text: string;
+}
+
+/** A vector layer's features, ready for deck.gl. */
+export interface MapVectorData {
+  features: Feature[];
+  points: MapPoint[];
+  /** Decluttered labels, by zoom step and locale. */
+  labels: { key: string; items: MapLabel[] } | null;
+}
+
+/** Indexes a collection once for the map: its points (tree tops) apart, for the dots and their labels. */
+export function prepareMapVectors(collection: FeatureCollection, d: VectorLayerDescription): MapVectorData {
+  const points: MapPoint[] = [];
+  if (d.style.kind === 'points') {
+    const labelProperty = d.style.label?.property;
+    for (const f of collection.features) {
+      const properties = f.properties ?? {};
+      const push = (c: unknown) => {
+        const [lon, lat] = (Array.isArray(c) ? c : []) as number[];
+        if (Number.isFinite(lon) && Number.isFinite(lat)) {
+          const priority = labelProperty ? (finiteNumber(properties[labelProperty]) ?? 0) : 0;
+          points.push({ position: [lon!, lat!], properties, priority });
+        }
+      };
+      if (f.geometry?.type === 'Point') push(f.geometry.coordinates);
+      else if (f.geometry?.type === 'MultiPoint') for (const c of (f.geometry.coordinates as unknown[]) ?? []) push(c);
+    }
+  }
+  return { features: collection.features, points, labels: null };
+}
+
+function rgb(css: string): [number, number, number] {
+  const v = Number.parseInt(css.replace('#', '').slice(0, 6), 16);
+  return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
+}
+
+/**
+ * The deck.gl layers of a vector layer, by its style: lines and outlines
+ * (GeoJsonLayer), points as dots with decluttered labels (ScatterplotLayer +
+ * TextLayer), polygons and building footprints outlined with a light fill.
+ * Every layer is pickable; {@link pickedOf} reads what a click hit.
+ */
+export function mapVectorLayers(d: VectorLayerDescription, data: MapVectorData, zoom: number, locale: string): Layer[] {
+  const [r, g, b] = rgb(d.style.color);
+  const id = `vector-${d.id}`;
+  switch (d.style.kind) {
+    case 'points': {
+      const out: Layer[] = [
+        new ScatterplotLayer<MapPoint>({
+          id: `${id}-points`,
+          data: data.points,
+          getPosition: (p) => p.position,
+          getFillColor: [r, g, b, 255],
+          getLineColor: [255, 255, 255, 255],
+          stroked: true,
+          radiusUnits: 'pixels',
+          getRadius: 5,
+          lineWidthUnits: 'pixels',
+          getLineWidth: 1.5,
+          pickable: true,
+        }),
+      ];
+      const label = d.style.label;
+      if (label && zoom >= LABEL_MIN_ZOOM) {
+        // Collisions are settled per half zoom level: labels change when a zoom ends, not every frame.
+        const step = Math.round(zoom * 2) / 2;
+        const key = `${step}|${locale}`;
+        if (data.labels?.key !== key) {
+          const kept = declutterLabels(
+            data.points.map((p) => p.position),
+            data.points.map((p) => p.priority),
+            step,
+          );
+          const items: MapLabel[] = [];
+          for (const i of kept) {
+            const p = data.points[i]!;
+            const text = formatLabel(p.properties[label.property], label, locale);
+            if (text !== null) items.push({ position: p.position, text });
+          }
+          data.labels = { key, items };
+        }
+        out.push(
+          new TextLayer<MapLabel>({
+            id: `${id}-labels`,
+            data: data.labels!.items,
+            getPosition: (l) => l.position,
+            getText: (l) => l.text,
+            getSize: 13,
+            getColor: [255, 255, 255, 255],
+            getPixelOffset: [0, -9],
+            getTextAnchor: 'middle',
+            getAlignmentBaseline: 'bottom',
+            fontFamily: 'sans-serif',
+            fontWeight: 600,
+            characterSet: 'auto',
+            fontSettings: { sdf: true },
+            outlineWidth: 3,
+            outlineColor: [0, 0, 0, 255],
+          }),
+        );
+      }
+      return out;
+    }
+    case 'polygons':
+    case 'blocks':
+      return [
+        new GeoJsonLayer({
+          id,
+          data: { type: 'FeatureCollection', features: data.features } as never,
+          stroked: true,
+          filled: true,
+          getLineColor: [r, g, b, 255],
+          getFillColor: [r, g, b, Math.round(255 * (d.style.fillOpacity ?? 0.25))],
+          lineWidthUnits: 'pixels',
+          getLineWidth: d.style.kind === 'blocks' ? 2 : 1.5,
+          getPointRadius: 4,
+          pointRadiusUnits: 'pixels',
+          pickable: true,
+        }),
+      ];
+    default:
+      return [
+        new GeoJsonLayer({
+          id,
+          data: { type: 'FeatureCollection', features: data.features } as never,
+          stroked: true,
+          filled: false,
+          getLineColor: [r, g, b, 255],
+          getFillColor: [r, g, b, 60],
+          getPointRadius: 4,
+          pointRadiusUnits: 'pixels',
+          lineWidthUnits: 'pixels',
+          getLineWidth: 2,
+          pickable: true,
+        }),
+      ];
+  }
+}
+
+/** The feature a click on the map hit (the asset id from the deck.gl layer id), or null. */
+export function pickedOf(info: Pick<PickingInfo, 'layer' | 'object'>): PickedFeature | null {
+  const layerId = info.layer?.id.match(/^vector-(.+?)(?:-points|-labels)?$/)?.[1];
+  const properties = (info.object as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return layerId && properties ? { layerId, properties } : null;
+}
