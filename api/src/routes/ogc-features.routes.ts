@@ -1,161 +1,330 @@
 import { type Context, Hono } from 'hono';
-import { cors } from 'hono/cors';
-import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../context.js';
-import { type CollectionRow, findCollection, listCollections, pageFeatures } from '../db/queries/features.queries.js';
-import { AppError } from '../errors.js';
-import { canRead, projectOfShareToken, userViewer, type Viewer } from '../services/access.service.js';
+import {
+  type Collection,
+  CRS84,
+  collectionFor,
+  featureJson,
+  itemOf,
+  itemsPage,
+  jsonSchemaType,
+  listCollectionsFor,
+  parseItemsQuery,
+  pickCrs,
+  queryablesOf,
+  surveyDay,
+} from '../services/ogc.service.js';
+import { cellValue, html, linkList, page, table } from './ogc-html.js';
+import { formatOf, OgcLinks, queryOf, viewerOf } from './ogc-request.js';
 
-/** Largest page of items (OGC API Features `limit`). */
-const MAX_LIMIT = 10_000;
+const GEOJSON = 'application/geo+json';
+const SCHEMA_JSON = 'application/schema+json';
+const TILESETS_REL = 'http://www.opengis.net/def/rel/ogc/1.0/tilesets-vector';
+const iso = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-const itemsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(1000),
-  offset: z.coerce.number().int().min(0).default(0),
-  bbox: z.string().max(200).optional(),
-  token: z.string().max(200).optional(),
-  f: z.string().max(20).optional(),
-});
-
-/** Parses `minLon,minLat,maxLon,maxLat` (EPSG:4326); 400 INVALID_BBOX otherwise. */
-export function parseBbox(text: string | undefined): [number, number, number, number] | null {
-  if (text === undefined || text === '') return null;
-  const v = text.split(',').map(Number);
-  if (v.length !== 4 || v.some((n) => !Number.isFinite(n)) || v[0]! > v[2]! || v[1]! > v[3]!) {
-    throw new AppError(400, 'INVALID_BBOX', 'bbox must be minLon,minLat,maxLon,maxLat in EPSG:4326');
-  }
-  return v as [number, number, number, number];
+/** The JSON of one collection (OGC API - Features `collection`, with Part 2's crs and storageCrs). */
+export function collectionDocument(links: OgcLinks, col: Collection, format: 'json' | 'html' = 'json') {
+  const { row, stats } = col;
+  const path = `/collections/${row.asset_id}`;
+  const day = surveyDay(row);
+  return {
+    id: row.asset_id,
+    title: `${row.project_name} — ${row.name}`,
+    description: `${row.type} of project ${row.project_name} (${stats.features} features)`,
+    itemType: 'feature',
+    extent: {
+      spatial: { bbox: stats.bbox ? [stats.bbox] : [[-180, -90, 180, 90]], crs: CRS84 },
+      temporal: {
+        interval: [[iso(day.start), iso(day.end)]],
+        trs: 'http://www.opengis.net/def/uom/ISO-8601/0/Gregorian',
+      },
+    },
+    crs: col.crs.map((c) => c.uri),
+    storageCrs: CRS84,
+    links: [
+      ...links.selfAndAlternate(path, format),
+      { href: links.href(`${path}/items`), rel: 'items', type: GEOJSON, title: 'features (GeoJSON)' },
+      { href: links.href(`${path}/items`, { f: 'html' }), rel: 'items', type: 'text/html', title: 'features (HTML)' },
+      {
+        href: links.href(`${path}/queryables`),
+        rel: 'http://www.opengis.net/def/rel/ogc/1.0/queryables',
+        type: SCHEMA_JSON,
+        title: 'queryables (properties filters may use)',
+      },
+      // The short relation name of Part 3 drafts, which GDAL before 3.7 looks for.
+      { href: links.href(`${path}/queryables`), rel: 'queryables', type: SCHEMA_JSON, title: 'queryables' },
+      { href: links.href(`${path}/tiles`), rel: TILESETS_REL, type: 'application/json', title: 'vector tiles' },
+      { href: links.href('/collections'), rel: 'collection', type: 'application/json', title: 'every collection' },
+    ],
+  };
 }
 
-/** Who asks: a share token (`?token=`) opens its project; else the session (owner or admin). */
-async function viewerOf(deps: AppDeps, c: Context<AppEnv>): Promise<Viewer | null> {
-  const token = c.req.query('token');
-  if (token) {
-    await projectOfShareToken(deps, token);
-    return { kind: 'share', token };
-  }
-  const user = await c.get('auth').optionalUser();
-  return user ? userViewer(user) : null;
-}
-
-function readable(viewer: Viewer | null, row: CollectionRow): boolean {
-  return viewer !== null && canRead(viewer, row);
+function collectionHtml(links: OgcLinks, col: Collection): string {
+  const doc = collectionDocument(links, col, 'html');
+  const path = `/collections/${col.row.asset_id}`;
+  return page({
+    title: doc.title,
+    crumbs: [
+      { text: 'Nuage OGC API', href: links.href('', { f: 'html' }) },
+      { text: 'Collections', href: links.href('/collections', { f: 'html' }) },
+      { text: doc.title },
+    ],
+    json: { href: links.href(path), type: 'application/json' },
+    body: html`<p>${doc.description}</p>
+${table(
+  ['', ''],
+  [
+    ['Id', doc.id],
+    ['Extent (CRS84)', doc.extent.spatial.bbox[0]!.join(', ')],
+    ['Time (survey day)', doc.extent.temporal.interval[0]!.join(' – ')],
+    ['CRS', html`${doc.crs.map((c) => html`<code>${c}</code><br>`)}`],
+    ['Storage CRS', doc.storageCrs],
+  ],
+)}
+${linkList([
+  { href: links.href(`${path}/items`, { f: 'html' }), title: 'Features', note: 'HTML' },
+  { href: links.href(`${path}/items`), title: 'Features', note: 'GeoJSON' },
+  { href: links.href(`${path}/queryables`, { f: 'html' }), title: 'Queryables' },
+  { href: links.href(`${path}/tiles/WebMercatorQuad`), title: 'Vector tiles', note: 'TileJSON' },
+])}`,
+  });
 }
 
 /**
- * OGC API Features collections from the PostGIS `features` table: one
- * collection per READY vector asset (contours, grid...), GeoJSON in EPSG:4326,
- * `bbox` + `limit` + `offset` paging. Access follows the project's rules:
- * owner or admin (session or bearer token), or `?token=<share token>`.
+ * OGC API - Features collections under `/ogc`: the list, one collection, its
+ * items (paged, bbox, datetime, crs, CQL2 filter), one item and its
+ * queryables, as JSON or HTML. Access: see ogc.service.ts (ogcViewer).
  */
 export function ogcFeaturesRoutes(deps: AppDeps) {
-  const base = `${deps.config.PUBLIC_URL.replace(/\/$/, '')}/ogc`;
   const app = new Hono<AppEnv>();
-  app.use('*', cors({ origin: '*', allowHeaders: ['Authorization'] }));
-
-  const collectionJson = (row: CollectionRow, suffix: string) => ({
-    id: row.asset_id,
-    title: `${row.project_name} — ${row.name}`,
-    description: `${row.type} of project ${row.project_name} (${row.features} features)`,
-    itemType: 'feature',
-    crs: ['http://www.opengis.net/def/crs/OGC/1.3/CRS84'],
-    extent:
-      row.west === null
-        ? undefined
-        : {
-            spatial: {
-              bbox: [[row.west, row.south, row.east, row.north]],
-              crs: 'http://www.opengis.net/def/crs/OGC/1.3/CRS84',
-            },
-          },
-    links: [
-      { href: `${base}/collections/${row.asset_id}${suffix}`, rel: 'self', type: 'application/json' },
-      { href: `${base}/collections/${row.asset_id}/items${suffix}`, rel: 'items', type: 'application/geo+json' },
-    ],
-  });
+  const noStore = (c: Context) => c.header('Cache-Control', 'no-store');
 
   app.get('/collections', async (c) => {
-    const viewer = await viewerOf(deps, c);
-    let rows: CollectionRow[] = [];
-    if (viewer?.kind === 'user' && viewer.admin) rows = await listCollections(deps.database.db, null);
-    else if (viewer?.kind === 'user') {
-      const owned = await deps.database.db
-        .selectFrom('projects')
-        .select('id')
-        .where('owner_id', '=', viewer.id)
-        .execute();
-      rows = await listCollections(
-        deps.database.db,
-        owned.map((p) => p.id),
+    const format = formatOf(c);
+    const list = await listCollectionsFor(deps, await viewerOf(deps, c));
+    const links = new OgcLinks(deps, c);
+    noStore(c);
+    if (format === 'html') {
+      return c.html(
+        page({
+          title: 'Collections',
+          crumbs: [{ text: 'Nuage OGC API', href: links.href('', { f: 'html' }) }, { text: 'Collections' }],
+          json: { href: links.href('/collections'), type: 'application/json' },
+          body: list.length
+            ? table(
+                ['Collection', 'Type', 'Features', 'Extent (CRS84)'],
+                list.map((col) => [
+                  html`<a href="${links.href(`/collections/${col.row.asset_id}`, { f: 'html' })}">${col.row.project_name} — ${col.row.name}</a>`,
+                  col.row.type,
+                  col.stats.features,
+                  col.stats.bbox?.map((v) => v.toFixed(5)).join(', ') ?? '',
+                ]),
+              )
+            : html`<p>No collection: no processed project has vector products yet.</p>`,
+        }),
       );
-    } else if (viewer?.kind === 'share') {
-      const project = await projectOfShareToken(deps, viewer.token);
-      rows = await listCollections(deps.database.db, [project.id]);
     }
-    const suffix = viewer?.kind === 'share' ? `?token=${encodeURIComponent(viewer.token)}` : '';
-    c.header('Cache-Control', 'no-store');
     return c.json({
-      links: [{ href: `${base}/collections${suffix}`, rel: 'self', type: 'application/json' }],
-      collections: rows.filter((r) => readable(viewer, r)).map((r) => collectionJson(r, suffix)),
+      links: links.selfAndAlternate('/collections', 'json'),
+      collections: list.map((col) => collectionDocument(links, col)),
     });
   });
 
-  const collectionFor = async (c: Context<AppEnv>) => {
-    const id = c.req.param('id') ?? '';
-    const viewer = await viewerOf(deps, c);
-    const row = /^\d{1,18}$/.test(id) ? await findCollection(deps.database.db, id) : undefined;
-    if (!row || !readable(viewer, row)) throw new AppError(404, 'NOT_FOUND', 'no such collection');
-    const suffix = viewer?.kind === 'share' ? `?token=${encodeURIComponent(viewer.token)}` : '';
-    return { row, suffix };
-  };
+  const collection = async (c: Context<AppEnv>) =>
+    collectionFor(deps, await viewerOf(deps, c), c.req.param('collectionId') ?? '');
 
-  app.get('/collections/:id', async (c) => {
-    const { row, suffix } = await collectionFor(c);
-    c.header('Cache-Control', 'no-store');
-    return c.json(collectionJson(row, suffix));
+  app.get('/collections/:collectionId', async (c) => {
+    const format = formatOf(c);
+    const col = await collection(c);
+    const links = new OgcLinks(deps, c);
+    noStore(c);
+    if (format === 'html') return c.html(collectionHtml(links, col));
+    return c.json(collectionDocument(links, col));
   });
 
-  app.get('/collections/:id/items', async (c) => {
-    const { row } = await collectionFor(c);
-    const parsed = itemsQuery.safeParse(c.req.query());
-    if (!parsed.success) throw new AppError(400, 'FORM_INVALID', parsed.error.issues[0]?.message ?? 'invalid query');
-    const q = parsed.data;
-    const bbox = parseBbox(q.bbox);
-    const page = await pageFeatures(deps.database.db, {
-      assetId: row.asset_id,
-      bbox,
-      limit: q.limit,
-      offset: q.offset,
-    });
-    const params = (offset: number) => {
-      const s = new URLSearchParams();
-      s.set('limit', String(q.limit));
-      s.set('offset', String(offset));
-      if (q.bbox) s.set('bbox', q.bbox);
-      if (q.token) s.set('token', q.token);
-      return `${base}/collections/${row.asset_id}/items?${s}`;
-    };
-    const links = [{ href: params(q.offset), rel: 'self', type: 'application/geo+json' }];
-    if (q.offset + page.rows.length < page.matched) {
-      links.push({ href: params(q.offset + q.limit), rel: 'next', type: 'application/geo+json' });
+  app.get('/collections/:collectionId/items', async (c) => {
+    const format = formatOf(c);
+    const col = await collection(c);
+    const params = queryOf(c);
+    const q = await parseItemsQuery(deps, col, params);
+    const page_ = await itemsPage(deps, col, q);
+    const links = new OgcLinks(deps, c);
+    const path = `/collections/${col.row.asset_id}/items`;
+    // Paging links keep every parameter of the request but the offset (and f, set per link).
+    const keep: Record<string, string | undefined> = { ...params, f: undefined, offset: undefined, token: undefined };
+    keep.limit = String(q.limit);
+    const at = (offset: number, f?: string) => links.href(path, { ...keep, offset: offset || undefined, f });
+    const self = [
+      {
+        href: at(q.offset),
+        rel: format === 'json' ? 'self' : 'alternate',
+        type: GEOJSON,
+        title: 'this page (GeoJSON)',
+      },
+      {
+        href: at(q.offset, 'html'),
+        rel: format === 'html' ? 'self' : 'alternate',
+        type: 'text/html',
+        title: 'this page (HTML)',
+      },
+    ];
+    const paging: Array<{ href: string; rel: string; type: string; title: string }> = [];
+    const jsonOrHtml = format === 'html' ? 'html' : undefined;
+    if (q.offset + page_.rows.length < page_.matched) {
+      paging.push({
+        href: at(q.offset + q.limit, jsonOrHtml),
+        rel: 'next',
+        type: format === 'html' ? 'text/html' : GEOJSON,
+        title: 'next page',
+      });
     }
-    if (q.offset > 0)
-      links.push({ href: params(Math.max(0, q.offset - q.limit)), rel: 'prev', type: 'application/geo+json' });
-    c.header('Content-Type', 'application/geo+json');
-    c.header('Cache-Control', 'no-store');
+    if (q.offset > 0) {
+      paging.push({
+        href: at(Math.max(0, q.offset - q.limit), jsonOrHtml),
+        rel: 'prev',
+        type: format === 'html' ? 'text/html' : GEOJSON,
+        title: 'previous page',
+      });
+    }
+    const collectionLink = {
+      href: links.href(`/collections/${col.row.asset_id}`),
+      rel: 'collection',
+      type: 'application/json',
+      title: 'the collection',
+    };
+    noStore(c);
+    c.header('Content-Crs', `<${q.crs.uri}>`);
+    if (format === 'html') {
+      const features = page_.rows.map((r) => ({
+        id: r.id,
+        geometry: JSON.parse(r.geometry) as { type: string },
+        properties: JSON.parse(r.properties) as Record<string, unknown>,
+      }));
+      const keys = [...new Set(features.flatMap((f) => Object.keys(f.properties)))];
+      const title = `${col.row.project_name} — ${col.row.name}: features`;
+      return c.html(
+        page({
+          title,
+          crumbs: [
+            { text: 'Nuage OGC API', href: links.href('', { f: 'html' }) },
+            { text: 'Collections', href: links.href('/collections', { f: 'html' }) },
+            {
+              text: `${col.row.project_name} — ${col.row.name}`,
+              href: links.href(`/collections/${col.row.asset_id}`, { f: 'html' }),
+            },
+            { text: 'Features' },
+          ],
+          json: { href: at(q.offset), type: GEOJSON },
+          body: html`<p>${page_.rows.length === 0 ? 'No feature' : `Features ${q.offset + 1} to ${q.offset + page_.rows.length}`} of ${page_.matched} matching (coordinates in <code>${q.crs.uri}</code>).</p>
+<nav class="pages">${paging.map((l) => html`<a href="${l.href}">${l.title}</a>`)}</nav>
+${table(
+  ['id', 'geometry', ...keys],
+  features.map((f) => [
+    html`<a href="${links.href(`${path}/${f.id}`, { f: 'html', crs: params.crs })}">${f.id}</a>`,
+    f.geometry?.type ?? '',
+    ...keys.map((k) => cellValue(f.properties[k])),
+  ]),
+)}`,
+        }),
+      );
+    }
+    c.header('Content-Type', GEOJSON);
+    const head = JSON.stringify({
+      type: 'FeatureCollection',
+      numberMatched: page_.matched,
+      numberReturned: page_.rows.length,
+      timeStamp: new Date().toISOString(),
+      links: [...self, ...paging, collectionLink],
+    });
+    // The features' text is assembled from PostGIS's GeoJSON without parsing it again.
+    return c.body(`${head.slice(0, -1)},"features":[${page_.rows.map((r) => featureJson(r)).join(',')}]}`);
+  });
+
+  app.get('/collections/:collectionId/items/:featureId', async (c) => {
+    const format = formatOf(c);
+    const col = await collection(c);
+    const crs = pickCrs(c.req.query('crs'), col.crs, 'crs');
+    const feature = await itemOf(deps, col, c.req.param('featureId'), crs);
+    const links = new OgcLinks(deps, c);
+    const path = `/collections/${col.row.asset_id}/items/${feature.id}`;
+    const crsParam = c.req.query('crs') || undefined;
+    noStore(c);
+    c.header('Content-Crs', `<${crs.uri}>`);
+    if (format === 'html') {
+      const props = JSON.parse(feature.properties) as Record<string, unknown>;
+      return c.html(
+        page({
+          title: `Feature ${feature.id}`,
+          crumbs: [
+            { text: 'Nuage OGC API', href: links.href('', { f: 'html' }) },
+            { text: 'Collections', href: links.href('/collections', { f: 'html' }) },
+            {
+              text: `${col.row.project_name} — ${col.row.name}`,
+              href: links.href(`/collections/${col.row.asset_id}`, { f: 'html' }),
+            },
+            { text: 'Features', href: links.href(`/collections/${col.row.asset_id}/items`, { f: 'html' }) },
+            { text: feature.id },
+          ],
+          json: { href: links.href(path, { crs: crsParam }), type: GEOJSON },
+          body: html`${table(
+            ['property', 'value'],
+            Object.entries(props).map(([k, v]) => [k, cellValue(v)]),
+          )}<h2>Geometry (<code>${crs.uri}</code>)</h2><pre>${feature.geometry}</pre>`,
+        }),
+      );
+    }
+    c.header('Content-Type', GEOJSON);
+    return c.body(
+      featureJson(feature, [
+        ...links.selfAndAlternate(path, 'json', GEOJSON, { crs: crsParam }),
+        { href: links.href(`/collections/${col.row.asset_id}`), rel: 'collection', type: 'application/json' },
+      ]),
+    );
+  });
+
+  app.get('/collections/:collectionId/queryables', async (c) => {
+    const format = formatOf(c);
+    const col = await collection(c);
+    const queryables = await queryablesOf(deps, col);
+    const links = new OgcLinks(deps, c);
+    const path = `/collections/${col.row.asset_id}/queryables`;
+    noStore(c);
+    if (format === 'html') {
+      return c.html(
+        page({
+          title: `Queryables of ${col.row.project_name} — ${col.row.name}`,
+          crumbs: [
+            { text: 'Nuage OGC API', href: links.href('', { f: 'html' }) },
+            { text: 'Collections', href: links.href('/collections', { f: 'html' }) },
+            {
+              text: `${col.row.project_name} — ${col.row.name}`,
+              href: links.href(`/collections/${col.row.asset_id}`, { f: 'html' }),
+            },
+            { text: 'Queryables' },
+          ],
+          json: { href: links.href(path), type: SCHEMA_JSON },
+          body: html`<p>Properties a <code>filter</code> (CQL2 text) may use, e.g. <code>${queryables[0]?.name ?? 'elevation'} &gt; 20</code>.</p>${table(
+            ['name', 'type'],
+            queryables.map((q) => [q.name, [jsonSchemaType(q)].flat().join(' or ')]),
+          )}`,
+        }),
+      );
+    }
+    // application/schema+json, unless the client asks for plain JSON only (GDAL before 3.7 refuses anything else).
+    const accept = c.req.header('accept') ?? '';
+    const plain = /application\/(geo\+)?json/.test(accept) && !accept.includes(SCHEMA_JSON);
+    c.header('Content-Type', plain ? 'application/json' : SCHEMA_JSON);
     return c.body(
       JSON.stringify({
-        type: 'FeatureCollection',
-        numberMatched: page.matched,
-        numberReturned: page.rows.length,
-        timeStamp: new Date().toISOString(),
-        links,
-        features: page.rows.map((r) => ({
-          type: 'Feature',
-          id: r.id,
-          geometry: JSON.parse(r.geometry),
-          properties: r.properties,
-        })),
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        $id: links.href(path),
+        type: 'object',
+        title: `${col.row.project_name} — ${col.row.name}`,
+        properties: Object.fromEntries(queryables.map((q) => [q.name, { title: q.name, type: jsonSchemaType(q) }])),
+        additionalProperties: true,
+        links: links.selfAndAlternate(path, 'json', SCHEMA_JSON),
+        // Part 3 drafts listed queryables as an array (GDAL before 3.7 reads it to filter on the server).
+        queryables: queryables.map((q) => ({ id: q.name, type: jsonSchemaType(q) })),
       }),
     );
   });

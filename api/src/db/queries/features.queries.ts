@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Cql2Expr, Cql2Literal } from '../../services/ogc-cql2.js';
 import type { Database } from '../types.js';
 
 type Db = Kysely<Database>;
@@ -46,7 +47,7 @@ export async function replaceFeatures(db: Db, assetId: string, features: Iterabl
   return n;
 }
 
-/** A vector asset seen as an OGC API collection. */
+/** A READY vector asset that has features, seen as an OGC API collection, with its project. */
 export interface CollectionRow {
   asset_id: string;
   project_id: string;
@@ -55,66 +56,324 @@ export interface CollectionRow {
   type: string;
   name: string;
   project_name: string;
-  features: number;
-  west: number | null;
-  south: number | null;
-  east: number | null;
-  north: number | null;
+  /** EPSG code of the project's point cloud, and its SRID when PostGIS knows it (PostGIS's SRID of an EPSG code is the code). */
+  epsg_code: number | null;
+  project_srid: number | null;
+  /** The project's CRS is geographic (degrees). */
+  project_geographic: boolean | null;
+  creation_year: number | null;
+  creation_day: number | null;
+  project_created_at: Date;
+  /** Changes whenever the asset's features are replaced (same transaction). */
+  updated_at: Date;
+  /** Id of the processing job that stored the features (from its files' keys), when known. */
+  run: string | null;
 }
 
+const collectionColumns = sql`
+  a.id AS asset_id, a.project_id, p.owner_id, p.share_token, a.type, a.name, p.name AS project_name,
+  p.epsg_code,
+  (SELECT s.srid FROM spatial_ref_sys s WHERE s.srid = p.epsg_code AND s.auth_name = 'EPSG') AS project_srid,
+  (SELECT s.srtext LIKE 'GEOGCS%' FROM spatial_ref_sys s WHERE s.srid = p.epsg_code AND s.auth_name = 'EPSG')
+    AS project_geographic,
+  p.creation_year, p.creation_day, p.created_at AS project_created_at, a.updated_at,
+  (SELECT substring(af.key FROM '/r([0-9]+)/') FROM asset_files af WHERE af.asset_id = a.id ORDER BY af.id LIMIT 1) AS run`;
+
 /**
- * READY vector assets that have features, with their count and extent; only
- * those of `projectIds` (null: every project, for admins).
+ * READY vector assets that have features (the OGC API collections), only
+ * those of `projectIds` (null: every project, for admins), by project then id.
+ * Cheap: counts and extents come from {@link collectionStats}.
  */
 export async function listCollections(db: Db, projectIds: readonly string[] | null): Promise<CollectionRow[]> {
   if (projectIds !== null && projectIds.length === 0) return [];
   const filter = projectIds === null ? sql`TRUE` : sql`a.project_id IN (${sql.join([...projectIds])})`;
   const r = await sql<CollectionRow>`
-    SELECT a.id AS asset_id, a.project_id, p.owner_id, p.share_token, a.type, a.name, p.name AS project_name,
-           count(f.id)::int AS features,
-           ST_XMin(ST_Extent(f.geom)) AS west, ST_YMin(ST_Extent(f.geom)) AS south,
-           ST_XMax(ST_Extent(f.geom)) AS east, ST_YMax(ST_Extent(f.geom)) AS north
-    FROM assets a
-    JOIN projects p ON p.id = a.project_id
-    JOIN features f ON f.asset_id = a.id
+    SELECT ${collectionColumns}
+    FROM assets a JOIN projects p ON p.id = a.project_id
     WHERE a.status = 'READY' AND ${filter}
-    GROUP BY a.id, p.id
+      AND EXISTS (SELECT 1 FROM features f WHERE f.asset_id = a.id)
     ORDER BY a.project_id, a.id`.execute(db);
   return r.rows;
 }
 
-/** One collection (asset), whatever its state; undefined when it has no features or does not exist. */
+/** READY vector assets with features of the projects a user owns. */
+export async function listCollectionsOfOwner(db: Db, ownerId: string): Promise<CollectionRow[]> {
+  const r = await sql<CollectionRow>`
+    SELECT ${collectionColumns}
+    FROM assets a JOIN projects p ON p.id = a.project_id
+    WHERE a.status = 'READY' AND p.owner_id = ${ownerId}
+      AND EXISTS (SELECT 1 FROM features f WHERE f.asset_id = a.id)
+    ORDER BY a.project_id, a.id`.execute(db);
+  return r.rows;
+}
+
+/** One collection; undefined when the asset does not exist, is not READY or has no features. */
 export async function findCollection(db: Db, assetId: string): Promise<CollectionRow | undefined> {
   const r = await sql<CollectionRow>`
-    SELECT a.id AS asset_id, a.project_id, p.owner_id, p.share_token, a.type, a.name, p.name AS project_name,
-           count(f.id)::int AS features,
-           ST_XMin(ST_Extent(f.geom)) AS west, ST_YMin(ST_Extent(f.geom)) AS south,
-           ST_XMax(ST_Extent(f.geom)) AS east, ST_YMax(ST_Extent(f.geom)) AS north
-    FROM assets a
-    JOIN projects p ON p.id = a.project_id
-    JOIN features f ON f.asset_id = a.id
+    SELECT ${collectionColumns}
+    FROM assets a JOIN projects p ON p.id = a.project_id
     WHERE a.id = ${assetId} AND a.status = 'READY'
-    GROUP BY a.id, p.id`.execute(db);
+      AND EXISTS (SELECT 1 FROM features f WHERE f.asset_id = a.id)`.execute(db);
   return r.rows[0];
 }
 
+/** Feature count and extent (EPSG:4326: west, south, east, north) of a collection. */
+export interface CollectionStats {
+  features: number;
+  bbox: [number, number, number, number] | null;
+}
+
+/** Counts and extents of several assets' features, in one query. */
+export async function collectionStats(db: Db, assetIds: readonly string[]): Promise<Map<string, CollectionStats>> {
+  const out = new Map<string, CollectionStats>();
+  if (assetIds.length === 0) return out;
+  const r = await sql<{
+    asset_id: string;
+    features: number;
+    west: number | null;
+    south: number | null;
+    east: number | null;
+    north: number | null;
+  }>`
+    SELECT asset_id, n AS features, ST_XMin(e) AS west, ST_YMin(e) AS south, ST_XMax(e) AS east, ST_YMax(e) AS north
+    FROM (
+      SELECT asset_id, count(*)::int AS n, ST_Extent(geom) AS e
+      FROM features WHERE asset_id IN (${sql.join([...assetIds])}) GROUP BY asset_id
+    ) s`.execute(db);
+  for (const row of r.rows) {
+    out.set(row.asset_id, {
+      features: row.features,
+      bbox: row.west === null ? null : [row.west, row.south!, row.east!, row.north!],
+    });
+  }
+  return out;
+}
+
+/** One property name of a collection's features with one JSON type its values take. */
+export interface PropertyStat {
+  key: string;
+  type: 'string' | 'number' | 'boolean' | 'object' | 'array' | 'null';
+  /** For numbers: every value is a whole number. */
+  integral: boolean;
+  count: number;
+}
+
+/** The properties of an asset's features: every key with each JSON type it takes, and how often. */
+export async function propertyStats(db: Db, assetId: string): Promise<PropertyStat[]> {
+  const r = await sql<PropertyStat>`
+    SELECT e.key, jsonb_typeof(e.value) AS type,
+           bool_and(CASE WHEN jsonb_typeof(e.value) = 'number' THEN (e.value #>> '{}')::numeric % 1 = 0 ELSE TRUE END)
+             AS integral,
+           count(*)::int AS count
+    FROM features f CROSS JOIN LATERAL jsonb_each(f.properties) e
+    WHERE f.asset_id = ${assetId}
+    GROUP BY 1, 2 ORDER BY 1, 2`.execute(db);
+  return r.rows;
+}
+
+/** JSON types a filter may compare a property with. */
+export type ScalarType = 'string' | 'number' | 'boolean';
+
+/** Where features are read: a bbox, as one or two envelopes (x/y order, in `srid`), and a CQL2 filter. */
+export interface FeatureWhere {
+  assetId: string;
+  bbox: { srid: number; boxes: ReadonlyArray<readonly [number, number, number, number]> } | null;
+  /** A filter whose properties and literal types were checked against the queryables. */
+  filter: Cql2Expr | null;
+}
+
+/** How geometries are written: PostGIS SRID, axes swapped (latitude or northing first), decimals. */
+export interface GeometryOutput {
+  srid: number;
+  flip: boolean;
+  decimals: number;
+}
+
+const COMPARE_SQL: Record<string, string> = { '=': '=', '<>': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+
+function literalType(v: Cql2Literal): ScalarType {
+  return typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'string';
+}
+
+/** The value of a property as `type`, null where the feature's value has another JSON type (or none). */
+function typedProperty(name: string, type: ScalarType): RawBuilder<unknown> {
+  const value = sql`f.properties -> ${name}::text`;
+  switch (type) {
+    case 'number':
+      return sql`(CASE WHEN jsonb_typeof(${value}) = 'number' THEN (f.properties ->> ${name}::text)::double precision END)`;
+    case 'boolean':
+      return sql`(CASE WHEN jsonb_typeof(${value}) = 'boolean' THEN (f.properties ->> ${name}::text)::boolean END)`;
+    default:
+      return sql`(CASE WHEN jsonb_typeof(${value}) = 'string' THEN f.properties ->> ${name}::text END) COLLATE "C"`;
+  }
+}
+
+function literalSql(v: Cql2Literal): RawBuilder<unknown> {
+  if (typeof v === 'number') return sql`${v}::double precision`;
+  if (typeof v === 'boolean') return sql`${v}::boolean`;
+  return sql`${v}::text`;
+}
+
 /**
- * One page of an asset's features inside an optional bbox (EPSG:4326), in id
- * order, with the number matching. Geometries come back as GeoJSON text.
+ * The SQL of a CQL2 tree over `features f`. Property names and values are
+ * bound parameters; operators come from a fixed list. Comparisons read a
+ * property as the type of the value it is compared with, so features whose
+ * value has another type (or none) do not match (CQL2's "unknown").
+ */
+export function filterSql(e: Cql2Expr): RawBuilder<boolean> {
+  switch (e.kind) {
+    case 'and':
+    case 'or':
+      return sql<boolean>`(${sql.join(e.args.map(filterSql), e.kind === 'and' ? sql` AND ` : sql` OR `)})`;
+    case 'not':
+      return sql<boolean>`(NOT ${filterSql(e.arg)})`;
+    case 'compare': {
+      const op = COMPARE_SQL[e.op];
+      if (!op) throw new Error(`unknown comparison ${e.op}`);
+      return sql<boolean>`(${typedProperty(e.property, literalType(e.value))} ${sql.raw(op)} ${literalSql(e.value)})`;
+    }
+    case 'like':
+      return sql<boolean>`(${typedProperty(e.property, 'string')} LIKE ${e.pattern}::text)`;
+    case 'between':
+      return sql<boolean>`(${typedProperty(e.property, 'number')} BETWEEN ${e.low}::double precision AND ${e.high}::double precision)`;
+    case 'in': {
+      const type = literalType(e.values[0]!);
+      return sql<boolean>`(${typedProperty(e.property, type)} IN (${sql.join(e.values.map(literalSql))}))`;
+    }
+    case 'isNull':
+      return sql<boolean>`(f.properties -> ${e.property}::text IS NULL OR jsonb_typeof(f.properties -> ${e.property}::text) = 'null')`;
+  }
+}
+
+function whereSql(w: FeatureWhere): RawBuilder<boolean> {
+  const parts: RawBuilder<unknown>[] = [sql`f.asset_id = ${w.assetId}`];
+  if (w.bbox) {
+    const { srid } = w.bbox;
+    const boxes = w.bbox.boxes.map(([x0, y0, x1, y1]) => {
+      const envelope = sql`ST_MakeEnvelope(${x0}::float8, ${y0}::float8, ${x1}::float8, ${y1}::float8, ${srid}::int)`;
+      // Another CRS: densified before it is turned into EPSG:4326, where its sides are no longer straight.
+      const segment = Math.max(x1 - x0, y1 - y0) / 32;
+      const box =
+        srid === 4326
+          ? envelope
+          : sql`ST_Transform(ST_Segmentize(${envelope}, ${segment > 0 ? segment : 1}::float8), 4326)`;
+      return sql`ST_Intersects(f.geom, ${box})`;
+    });
+    parts.push(sql`(${sql.join(boxes, sql` OR `)})`);
+  }
+  if (w.filter) parts.push(filterSql(w.filter));
+  return sql<boolean>`${sql.join(parts, sql` AND `)}`;
+}
+
+function geometrySql(out: GeometryOutput): RawBuilder<string> {
+  let g: RawBuilder<unknown> = sql`f.geom`;
+  if (out.srid !== 4326) g = sql`ST_Transform(f.geom, ${out.srid}::int)`;
+  if (out.flip) g = sql`ST_FlipCoordinates(${g})`;
+  // Options 0: no `crs` member (PostGIS adds one for any SRID but 4326 by default).
+  return sql<string>`ST_AsGeoJSON(${g}, ${out.decimals}::int, 0)`;
+}
+
+/** A feature as stored: id, GeoJSON geometry text (in the output CRS) and properties JSON text. */
+export interface FeatureText {
+  id: string;
+  geometry: string;
+  properties: string;
+}
+
+/**
+ * One page of features matching `where`, in id order; `matched` is counted
+ * only when asked (the caller knows the count of an unfiltered collection).
  */
 export async function pageFeatures(
   db: Db,
-  q: { assetId: string; bbox: [number, number, number, number] | null; limit: number; offset: number },
-): Promise<{ matched: number; rows: Array<{ id: string; geometry: string; properties: Record<string, unknown> }> }> {
-  const inBox = q.bbox
-    ? sql`AND geom && ST_MakeEnvelope(${q.bbox[0]}, ${q.bbox[1]}, ${q.bbox[2]}, ${q.bbox[3]}, 4326)`
-    : sql``;
+  q: { where: FeatureWhere; output: GeometryOutput; limit: number; offset: number; countMatched: boolean },
+): Promise<{ matched: number | null; rows: FeatureText[] }> {
+  const where = whereSql(q.where);
   const [rows, count] = await Promise.all([
-    sql<{ id: string; geometry: string; properties: Record<string, unknown> }>`
-      SELECT id, ST_AsGeoJSON(geom, 8) AS geometry, properties
-      FROM features WHERE asset_id = ${q.assetId} ${inBox}
-      ORDER BY id LIMIT ${q.limit} OFFSET ${q.offset}`.execute(db),
-    sql<{ n: number }>`SELECT count(*)::int AS n FROM features WHERE asset_id = ${q.assetId} ${inBox}`.execute(db),
+    // The page's ids first (an index scan that skips `offset` rows without writing them), then their GeoJSON.
+    sql<FeatureText>`
+      SELECT f.id, ${geometrySql(q.output)} AS geometry, f.properties::text AS properties
+      FROM features f
+      JOIN (SELECT f.id FROM features f WHERE ${where} ORDER BY f.id LIMIT ${q.limit} OFFSET ${q.offset}) page
+        ON page.id = f.id
+      ORDER BY f.id`.execute(db),
+    q.countMatched
+      ? sql<{ n: number }>`SELECT count(*)::int AS n FROM features f WHERE ${where}`.execute(db)
+      : Promise.resolve(null),
   ]);
-  return { matched: count.rows[0]?.n ?? 0, rows: rows.rows };
+  return { matched: count ? (count.rows[0]?.n ?? 0) : null, rows: rows.rows };
+}
+
+/** One feature of an asset, or undefined. */
+export async function findFeature(
+  db: Db,
+  assetId: string,
+  featureId: string,
+  output: GeometryOutput,
+): Promise<FeatureText | undefined> {
+  const r = await sql<FeatureText>`
+    SELECT f.id, ${geometrySql(output)} AS geometry, f.properties::text AS properties
+    FROM features f WHERE f.asset_id = ${assetId} AND f.id = ${featureId}`.execute(db);
+  return r.rows[0];
+}
+
+/** Extent of a vector tile (MVT units) and the buffer around it, as ST_AsMVTGeom takes them. */
+export const MVT_EXTENT = 4096;
+export const MVT_BUFFER = 64;
+
+/**
+ * One Mapbox Vector Tile of an asset's features in the WebMercatorQuad tile
+ * `z/x/y` (ST_AsMVT: one layer named `layer`, feature ids, every property);
+ * an empty buffer when no feature reaches the tile.
+ */
+export async function vectorTile(
+  db: Db,
+  q: { assetId: string; z: number; x: number; y: number; layer: string },
+): Promise<Buffer> {
+  const r = await sql<{ tile: Buffer | null }>`
+    SELECT ST_AsMVT(t.*, ${q.layer}::text, ${MVT_EXTENT}::int, 'geom', 'id') AS tile FROM (
+      SELECT f.id,
+             ST_AsMVTGeom(ST_Transform(f.geom, 3857), ST_TileEnvelope(${q.z}::int, ${q.x}::int, ${q.y}::int),
+                          ${MVT_EXTENT}::int, ${MVT_BUFFER}::int, true) AS geom,
+             f.properties
+      FROM features f
+      WHERE f.asset_id = ${q.assetId}
+        AND f.geom && ST_Transform(
+          ST_TileEnvelope(${q.z}::int, ${q.x}::int, ${q.y}::int, margin => ${MVT_BUFFER / MVT_EXTENT}::float8), 4326)
+    ) t WHERE t.geom IS NOT NULL`.execute(db);
+  return r.rows[0]?.tile ?? Buffer.alloc(0);
+}
+
+/** A feature clipped to a tile and its buffer, in tile coordinates (0..extent, y down), as GeoJSON text. */
+export interface TileFeatureText {
+  id: string;
+  properties: string;
+  geometry: string | null;
+}
+
+/**
+ * The features of a WebMercatorQuad tile in tile coordinates, for PostGIS
+ * builds without protobuf (the embedded database), where ST_AsMVTGeom and
+ * ST_AsMVT are missing: clipped to the tile and its buffer, scaled to the
+ * extent with y pointing down and snapped to whole units, as ST_AsMVTGeom does.
+ */
+export async function vectorTileFeatures(
+  db: Db,
+  q: { assetId: string; z: number; x: number; y: number },
+): Promise<TileFeatureText[]> {
+  const r = await sql<TileFeatureText>`
+    WITH b AS (
+      SELECT env, ST_XMax(env) - ST_XMin(env) AS w, ST_YMax(env) - ST_YMin(env) AS h
+      FROM (SELECT ST_TileEnvelope(${q.z}::int, ${q.x}::int, ${q.y}::int) AS env) e
+    )
+    SELECT f.id, f.properties::text AS properties,
+           ST_AsGeoJSON(ST_SnapToGrid(ST_TransScale(
+             ST_ClipByBox2D(ST_Transform(f.geom, 3857), ST_Expand(b.env, b.w * ${MVT_BUFFER / MVT_EXTENT}::float8)::box2d),
+             -ST_XMin(b.env), -ST_YMax(b.env), ${MVT_EXTENT}::float8 / b.w, -${MVT_EXTENT}::float8 / b.h), 1), 0, 0) AS geometry
+    FROM features f, b
+    WHERE f.asset_id = ${q.assetId}
+      AND f.geom && ST_Transform(
+        ST_TileEnvelope(${q.z}::int, ${q.x}::int, ${q.y}::int, margin => ${MVT_BUFFER / MVT_EXTENT}::float8), 4326)
+    ORDER BY f.id`.execute(db);
+  return r.rows;
 }

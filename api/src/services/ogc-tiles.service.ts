@@ -1,0 +1,139 @@
+import { assetKey, assetRunPrefix, ObjectNotFound, readAll } from '@nuage/tiles-cache';
+import { vectorTile, vectorTileFeatures } from '../db/queries/features.queries.js';
+import type { AppDeps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { encodeMvt } from './mvt-encoder.js';
+import { type Collection, invalidParameter } from './ogc.service.js';
+
+/**
+ * Vector tiles of OGC API collections (OGC API - Tiles, WebMercatorQuad, MVT):
+ * made by PostGIS (ST_AsMVT) on first request and kept in the tiles store
+ * (memory front, then the file store or bucket) under the run of the asset
+ * that stored the features:
+ *
+ *   projects/<p>/assets/<a>/m<run>/WebMercatorQuad/<z>/<x>/<y>.mvt
+ *
+ * A new processing writes the features under a new run, so its tiles get new
+ * keys (the old ones are deleted when the first tile of the new run is made),
+ * and nothing cached can be stale.
+ */
+
+export const TILE_MATRIX_SET = 'WebMercatorQuad';
+export const TILE_MATRIX_SET_URI = 'http://www.opengis.net/def/tilematrixset/OGC/1.0/WebMercatorQuad';
+export const MVT_TYPE = 'application/vnd.mapbox-vector-tile';
+/** Deepest zoom served (OGC tile matrix id). */
+export const MAX_ZOOM = 24;
+
+/** The run segment a collection's tiles are cached under. */
+export function tileRun(col: Collection): string {
+  return col.row.run ? `m${col.row.run}` : `m_${new Date(col.row.updated_at).getTime()}`;
+}
+
+/** The MVT layer of a collection: its asset type in lower case (one style fits every project's contours). */
+export function tileLayerName(col: Collection): string {
+  return col.row.type.toLowerCase();
+}
+
+/** Parses a tile address; 400 naming the parameter that is not a whole number, 404 outside the tile matrix. */
+export function parseTileAddress(z: string, y: string, x: string): { z: number; x: number; y: number } {
+  const whole = (name: string, v: string) => {
+    if (!/^\d{1,9}$/.test(v)) throw invalidParameter(name, `must be a whole number (got ${v.slice(0, 20)})`);
+    return Number(v);
+  };
+  const zoom = whole('tileMatrix', z);
+  const row = whole('tileRow', y);
+  const col = whole('tileCol', x);
+  const size = 2 ** Math.min(zoom, 31);
+  if (zoom > MAX_ZOOM || row >= size || col >= size) {
+    throw new AppError(404, 'NOT_FOUND', `no tile ${zoom}/${row}/${col} in ${TILE_MATRIX_SET} (zoom 0 to ${MAX_ZOOM})`);
+  }
+  return { z: zoom, x: col, y: row };
+}
+
+/** Databases whose PostGIS has no protobuf support (ST_AsMVT missing): the embedded one. */
+const withoutMvt = new WeakSet<object>();
+
+/**
+ * Makes one tile: PostGIS's ST_AsMVT, or, where PostGIS was built without
+ * protobuf (PGlite), PostGIS clipping and scaling with the tile encoded here.
+ * `encoder` forces one way (tests compare them).
+ */
+export async function makeVectorTile(
+  deps: AppDeps,
+  col: Collection,
+  t: { z: number; x: number; y: number },
+  encoder: 'auto' | 'postgis' | 'js' = 'auto',
+): Promise<Buffer> {
+  const { db } = deps.database;
+  const q = { assetId: col.row.asset_id, ...t };
+  const layer = tileLayerName(col);
+  if (encoder === 'postgis' || (encoder === 'auto' && !withoutMvt.has(deps.database))) {
+    try {
+      return await vectorTile(db, { ...q, layer });
+    } catch (err) {
+      if (encoder === 'postgis' || !/protobuf/i.test((err as Error).message)) throw err;
+      withoutMvt.add(deps.database);
+      deps.log.info('PostGIS has no protobuf support: vector tiles are encoded by the API');
+    }
+  }
+  const rows = await vectorTileFeatures(db, q);
+  const bytes = encodeMvt(
+    layer,
+    rows.map((r) => ({
+      id: r.id,
+      properties: JSON.parse(r.properties) as Record<string, unknown>,
+      geometry: r.geometry ? JSON.parse(r.geometry) : null,
+    })),
+  );
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+const inFlight = new Map<string, Promise<{ bytes: Buffer; etag: string }>>();
+const cleaned = new Set<string>();
+
+/** Deletes the cached tiles of the asset's earlier runs (once per run and process; best effort). */
+async function dropEarlierRuns(deps: AppDeps, col: Collection, run: string): Promise<void> {
+  const marker = `${col.row.asset_id}/${run}`;
+  if (cleaned.has(marker)) return;
+  cleaned.add(marker);
+  const base = assetKey(col.row.project_id, col.row.asset_id);
+  const stale = new Set<string>();
+  for await (const o of deps.storage.tiles.list(base)) {
+    const segment = o.key.slice(base.length).split('/')[0] ?? '';
+    if (segment.startsWith('m') && segment !== run) stale.add(segment);
+  }
+  for (const s of stale) await deps.storage.tiles.deletePrefix(`${base}${s}/`);
+}
+
+/**
+ * One vector tile of a collection (empty when no feature reaches it) and its
+ * entity tag, from the store or made once (concurrent requests for the same
+ * tile wait for the one that makes it).
+ */
+export async function collectionTile(
+  deps: AppDeps,
+  col: Collection,
+  t: { z: number; x: number; y: number },
+): Promise<{ bytes: Buffer; etag: string }> {
+  const run = tileRun(col);
+  const key = `${assetRunPrefix(col.row.project_id, col.row.asset_id, run)}${TILE_MATRIX_SET}/${t.z}/${t.x}/${t.y}.mvt`;
+  try {
+    const got = await deps.storage.tiles.get(key);
+    return { bytes: await readAll(got.body), etag: got.etag };
+  } catch (err) {
+    if (!(err instanceof ObjectNotFound)) throw err;
+  }
+  let making = inFlight.get(key);
+  if (!making) {
+    making = (async () => {
+      const bytes = await makeVectorTile(deps, col, t);
+      const info = await deps.storage.tiles.put(key, bytes, { contentType: MVT_TYPE });
+      dropEarlierRuns(deps, col, run).catch((err) =>
+        deps.log.warn({ err, key }, 'could not delete earlier vector tiles'),
+      );
+      return { bytes, etag: info.etag };
+    })().finally(() => inFlight.delete(key));
+    inFlight.set(key, making);
+  }
+  return making;
+}

@@ -1,0 +1,324 @@
+/**
+ * `npm run bench -- ogc [--items N] [--tiles N] [--connections C]`: the OGC API
+ * under a bounded local load, through the real app on a loopback HTTP server
+ * (never anything but 127.0.0.1), over a scratch database on BENCH_DATABASE_URL
+ * (default: the local PostgreSQL server) holding a synthetic project: a 10 m
+ * point grid (≈100 k points with an elevation) and 400 contour-like lines of
+ * 250 vertices, about 3 × 3.5 km near 138.6°E 35°S.
+ *
+ * Every request carries a personal access token (Authorization: Bearer), as a
+ * GIS tool would; requests come from a worker thread (its own event loop). Figures, C concurrent connections (default 50), a fixed
+ * number of requests each:
+ *  - items: `limit=100` pages at random offsets of the grid, and 100-feature
+ *    pages inside a random 300 m box: latency p50/p90/p99 and requests/s;
+ *  - vector tiles (z14–z17 over the data, grid and lines): the first request
+ *    of each tile (made by PostGIS, stored in the tiles store) and then served
+ *    from the store: p50/p90/p99 and tiles/s;
+ *  - reference, same run, same database and pool size as the app: the raw
+ *    ST_AsMVT query of every tile, C at a time: tiles/s.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { serve } from '@hono/node-server';
+import { createApp } from '@nuage/api/app.js';
+import { loadConfig } from '@nuage/api/config.js';
+import { createDatabase } from '@nuage/api/db/client.js';
+import { vectorTile } from '@nuage/api/db/queries/features.queries.js';
+import { createLogger } from '@nuage/api/log.js';
+import { createAccessTokensService } from '@nuage/api/services/access-tokens.service.js';
+import { openLocalStorage } from '@nuage/api/storage.js';
+import { migrate } from '@nuage/migrations';
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { BenchSuite } from '../main.js';
+
+const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
+
+function stats(ms: number[], seconds: number) {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return {
+    n: s.length,
+    p50Ms: round(at(0.5)),
+    p90Ms: round(at(0.9)),
+    p99Ms: round(at(0.99)),
+    maxMs: round(s[s.length - 1]!),
+    perSecond: round(s.length / seconds, 1),
+  };
+}
+
+/** Runs `jobs` with `connections` at a time; each job's latency in ms and the wall time in s. */
+async function load(jobs: Array<() => Promise<void>>, connections: number): Promise<{ ms: number[]; seconds: number }> {
+  const ms: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(connections, jobs.length) }, async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++]!;
+        const t = performance.now();
+        await job();
+        ms.push(performance.now() - t);
+      }
+    }),
+  );
+  return { ms, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * The HTTP load generator, in a worker thread of its own so that it does not
+ * share the server's event loop: `connections` fetch loops over `urls`, each
+ * request's latency in ms, the wall time in s.
+ */
+const LOADER = `
+const { parentPort, workerData } = require('node:worker_threads');
+(async () => {
+  const { urls, connections, headers, ok } = workerData;
+  const ms = new Array(urls.length);
+  const errors = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: Math.min(connections, urls.length) }, async () => {
+    while (next < urls.length) {
+      const i = next++;
+      const t = performance.now();
+      const res = await fetch(urls[i], { headers });
+      await res.arrayBuffer();
+      ms[i] = performance.now() - t;
+      if (!ok.includes(res.status)) errors.push(res.status + ' ' + urls[i]);
+    }
+  }));
+  parentPort.postMessage({ ms, seconds: (performance.now() - started) / 1000, errors });
+})();
+`;
+
+function loadHttp(
+  urls: string[],
+  connections: number,
+  headers: Record<string, string>,
+  ok: number[] = [200],
+): Promise<{ ms: number[]; seconds: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(LOADER, { eval: true, workerData: { urls, connections, headers, ok } });
+    worker.once('error', reject);
+    worker.once('message', (r: { ms: number[]; seconds: number; errors: string[] }) => {
+      void worker.terminate();
+      if (r.errors.length > 0) reject(new Error(`${r.errors.length} failed requests, e.g. ${r.errors[0]}`));
+      else resolve(r);
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function tilesOver(bbox: [number, number, number, number], z: number): Array<{ z: number; x: number; y: number }> {
+  const n = 2 ** z;
+  const tx = (lon: number) => Math.floor(((lon + 180) / 360) * n);
+  const ty = (lat: number) => {
+    const s = Math.sin((lat * Math.PI) / 180);
+    return Math.floor((0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * n);
+  };
+  const out = [];
+  for (let x = tx(bbox[0]); x <= tx(bbox[2]); x++)
+    for (let y = ty(bbox[3]); y <= ty(bbox[1]); y++) out.push({ z, x, y });
+  return out;
+}
+
+/** A fixed pseudo-random sequence, so that runs ask for the same pages. */
+function random(seed: number) {
+  let s = seed;
+  return () => {
+    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+export default {
+  description: 'OGC API items and vector tiles under 50 concurrent connections, against the raw ST_AsMVT query',
+  async run(args) {
+    const arg = (name: string, fallback: number) => {
+      const i = args.indexOf(name);
+      return i >= 0 ? Number(args[i + 1]) : fallback;
+    };
+    const itemRequests = arg('--items', 2000);
+    const warmTileRequests = arg('--tiles', 4000);
+    const connections = arg('--connections', 50);
+    const base = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+    const name = `nuage_bench_ogc_${process.pid}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const database = createDatabase(url.toString());
+    const reference = createDatabase(url.toString());
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'nuage-bench-ogc-'));
+    let server: ReturnType<typeof serve> | null = null;
+    try {
+      await migrate(database.pool);
+      const { db } = database;
+      const user = await db
+        .insertInto('users')
+        .values({ email: 'bench@example.com', password_hash: 'x', roles: ['user'], enabled: true })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const project = await db
+        .insertInto('projects')
+        .values({
+          owner_id: user.id,
+          name: 'Bench',
+          status: 'READY',
+          epsg_code: 32754,
+          creation_year: 2021,
+          creation_day: 60,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const layer = await db
+        .insertInto('layers')
+        .values({ project_id: project.id, name: 'Vectors', type: 'VECTOR' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const asset = async (type: string) =>
+        (
+          await db
+            .insertInto('assets')
+            .values({ project_id: project.id, layer_id: layer.id, type, status: 'READY', name: type.toLowerCase() })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      const grid = await asset('GRID');
+      const lines = await asset('CONTOUR_LINE');
+      await sql`
+        INSERT INTO features (asset_id, geom, properties)
+        SELECT ${grid}, ST_SetSRID(ST_MakePoint(138.55 + i * 0.0001, -35.05 + j * 0.0001), 4326),
+               jsonb_build_object('elevation', round((100 + sin(i / 10.0) * 20 + cos(j / 7.0) * 15)::numeric, 2))
+        FROM generate_series(0, 315) i, generate_series(0, 315) j`.execute(db);
+      await sql`
+        INSERT INTO features (asset_id, geom, properties)
+        SELECT ${lines}, ST_SetSRID(ST_MakeLine(ARRAY(
+                 SELECT ST_MakePoint(138.55 + v * 0.000126, -35.05 + k * 0.000079 + sin(v / 9.0) * 0.0004)
+                 FROM generate_series(0, 249) v)), 4326),
+               jsonb_build_object('elevation', 80 + k, 'kind', CASE WHEN k % 5 = 0 THEN 'major' ELSE 'minor' END)
+        FROM generate_series(0, 399) k`.execute(db);
+      await sql`ANALYZE features`.execute(db);
+      const counts = await sql<{ asset_id: string; n: number }>`
+        SELECT asset_id, count(*)::int AS n FROM features GROUP BY asset_id`.execute(db);
+      const gridCount = counts.rows.find((r) => r.asset_id === grid)!.n;
+
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      const config = loadConfig({
+        DATABASE_URL: url.toString(),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        PUBLIC_URL: origin,
+      });
+      const deps = {
+        config,
+        database,
+        log: createLogger({ level: 'silent', role: 'bench' }),
+        storage: await openLocalStorage(path.join(dataDir, 'files')),
+        migrationVersion: 0,
+      };
+      const app = createApp(deps);
+      server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
+      const { token } = await createAccessTokensService(deps).create(user.id, { name: 'bench' });
+      const headers = { authorization: `Bearer ${token}` };
+      const get = async (p: string, expected: number[] = [200]) => {
+        const res = await fetch(`${origin}${p}`, { headers });
+        const body = await res.arrayBuffer();
+        if (!expected.includes(res.status)) throw new Error(`${p}: ${res.status} ${Buffer.from(body).toString()}`);
+        return body.byteLength;
+      };
+
+      // Warm-up: connections, the collections' statistics and queryables.
+      for (let i = 0; i < 20; i++) await get(`/ogc/collections/${grid}/items?limit=100`);
+
+      const rnd = random(42);
+      const pages = await loadHttp(
+        Array.from(
+          { length: itemRequests },
+          () => `${origin}/ogc/collections/${grid}/items?limit=100&offset=${Math.floor(rnd() * (gridCount - 100))}`,
+        ),
+        connections,
+        headers,
+      );
+      const boxes = await loadHttp(
+        Array.from({ length: itemRequests }, () => {
+          const w = 138.55 + rnd() * 0.028;
+          const s = -35.05 + rnd() * 0.028;
+          return `${origin}/ogc/collections/${grid}/items?limit=100&bbox=${w},${s},${w + 0.0033},${s + 0.0027}`;
+        }),
+        connections,
+        headers,
+      );
+
+      const area: [number, number, number, number] = [138.55, -35.05, 138.5816, -35.0184];
+      const tiles = [14, 15, 16, 17].flatMap((z) => tilesOver(area, z));
+      const work = [grid, lines].flatMap((asset) => tiles.map((t) => ({ asset, ...t })));
+      const tilePath = (w: (typeof work)[number]) =>
+        `/ogc/collections/${w.asset}/tiles/WebMercatorQuad/${w.z}/${w.y}/${w.x}`;
+
+      // Reference: the raw query, on a pool of the app's size, C at a time.
+      const raw = await load(
+        work.map((w) => async () => {
+          await vectorTile(reference.db, { assetId: w.asset, z: w.z, x: w.x, y: w.y, layer: 'layer' });
+        }),
+        connections,
+      );
+      const cold = await loadHttp(
+        work.map((w) => `${origin}${tilePath(w)}`),
+        connections,
+        headers,
+        [200, 204],
+      );
+      const bytes = (await Promise.all(work.slice(0, 50).map((w) => get(tilePath(w), [200, 204])))).reduce(
+        (a, b) => a + b,
+        0,
+      );
+      const warm = await loadHttp(
+        Array.from({ length: warmTileRequests }, () => `${origin}${tilePath(work[Math.floor(rnd() * work.length)]!)}`),
+        connections,
+        headers,
+        [200, 204],
+      );
+      const coldStats = stats(cold.ms, cold.seconds);
+      const rawStats = stats(raw.ms, raw.seconds);
+      return {
+        connections,
+        data: { gridPoints: gridCount, lines: 400, lineVertices: 250, tiles: work.length, bytesOfFirst50Tiles: bytes },
+        items: {
+          randomPagesLimit100: stats(pages.ms, pages.seconds),
+          bboxPagesLimit100: stats(boxes.ms, boxes.seconds),
+        },
+        vectorTiles: {
+          firstRequestMadeByPostgis: coldStats,
+          servedFromTilesStore: stats(warm.ms, warm.seconds),
+          firstRequestVsRawQueryThroughput: round(coldStats.perSecond / rawStats.perSecond),
+        },
+        reference: { rawStAsMvtQuery: rawStats },
+        machine: { loadavg1: round(loadavg()[0]!) },
+      };
+    } finally {
+      if (server) await new Promise((r) => server!.close(() => r(null)));
+      await database.close();
+      await reference.close();
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+} satisfies BenchSuite;
