@@ -12,17 +12,20 @@ import type { AppDeps, AppEnv } from './context.js';
 import { AppError, type ErrorBody } from './errors.js';
 import { authContext } from './middleware/auth.js';
 import { serveOpenApiDocument } from './openapi/document.js';
+import { accessTokensRoutes } from './routes/access-tokens.routes.js';
 import { adminJobsRoutes } from './routes/admin-jobs.routes.js';
 import { adminUsersRoutes } from './routes/admin-users.routes.js';
 import { assetsRoutes } from './routes/assets.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
+import { billingRoutes } from './routes/billing.routes.js';
 import { globalParametersRoutes } from './routes/global-parameters.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { jobsRoutes } from './routes/jobs.routes.js';
 import { ogcRoutes } from './routes/ogc.routes.js';
-import { ogcFeaturesRoutes } from './routes/ogc-features.routes.js';
 import { projectsRoutes } from './routes/projects.routes.js';
 import { shareRoutes } from './routes/share.routes.js';
+import { statisticsRoutes } from './routes/statistics.routes.js';
+import { subscriptionsRoutes } from './routes/subscriptions.routes.js';
 import { tilesRoutes } from './routes/tiles.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
 
@@ -34,6 +37,7 @@ const apiGroups: Array<(deps: AppDeps) => Hono<AppEnv>> = [
   healthRoutes,
   authRoutes,
   usersRoutes, // before adminUsersRoutes: /users/current must not reach /users/{id}
+  accessTokensRoutes, // /users/current/access-tokens, before adminUsersRoutes too
   adminUsersRoutes,
   shareRoutes, // before projectsRoutes: /projects/from-share-token must not reach /projects/{id}
   projectsRoutes,
@@ -41,6 +45,9 @@ const apiGroups: Array<(deps: AppDeps) => Hono<AppEnv>> = [
   assetsRoutes,
   adminJobsRoutes,
   globalParametersRoutes,
+  subscriptionsRoutes,
+  billingRoutes,
+  statisticsRoutes,
 ];
 
 /**
@@ -86,8 +93,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ),
   );
   app.route('/api', api);
-  app.route('/ogc', ogcRoutes(deps));
-  app.route('/ogc', ogcFeaturesRoutes(deps));
+  app.route('/', ogcRoutes(deps)); // at the root: /ogc and /ogc/ are both the landing page
   app.route('/tiles', tilesRoutes(deps));
 
   if (existsSync(WEB_DIST)) {

@@ -78,12 +78,33 @@ export const CONFIG_VARIABLES = {
   DEFAULT_SUBSCRIPTION_STATUS: {
     default: 'active',
     description:
-      'Subscription status of a user an admin has not set one for: active, inactive, suspended, unsubscribed or none.',
+      'Status of the freemium subscription a new account gets (active, inactive, suspended or unsubscribed); none: no subscription until an admin gives one. Also the status a standing of migration 0004 that never had one is converted with.',
   },
   DEFAULT_CREDIT_HECTARES: {
     default: '1000',
     description:
-      'Credits (hectares) granted to a user an admin has not set credits for; processing spends the project area.',
+      'Credits (hectares) of the default freemium template when the API first creates it (each month a freemium subscription is refilled to its allowance; admins edit the template afterwards), and of a 0004 standing that never had a figure; processing spends the project area.',
+  },
+  STRIPE_SECRET_KEY: {
+    default: '',
+    description:
+      'Secret API key of the Stripe account (sk_live_... or sk_test_...). Unset: purchases are not offered (the buy page says so; admins still grant credits by hand).',
+  },
+  STRIPE_WEBHOOK_SECRET: {
+    default: '',
+    description:
+      'Signing secret (whsec_...) of the Stripe webhook endpoint <PUBLIC_URL>/api/billing/stripe/webhook; events signed more than 5 minutes ago are refused.',
+  },
+  STRIPE_API_HOST: {
+    default: '',
+    description: 'Host of the Stripe API (unset: api.stripe.com); tests point it at a local Stripe-speaking server.',
+  },
+  STRIPE_API_PORT: { default: '', description: 'Port of the Stripe API (unset: 443).' },
+  STRIPE_API_PROTOCOL: { default: '', description: 'http or https for the Stripe API (unset: https).' },
+  PAYMENT_GRACE_DAYS: {
+    default: '7',
+    description:
+      'Days a paid subscription whose renewal payment failed stays active before it is suspended (a paid invoice in between lifts it).',
   },
 } as const satisfies Record<string, { default: string; description: string }>;
 
@@ -113,6 +134,12 @@ const schema = z.object({
   DEFAULT_MAX_STORAGE_BYTES: z.coerce.number().int().min(0),
   DEFAULT_SUBSCRIPTION_STATUS: z.enum(['active', 'inactive', 'suspended', 'unsubscribed', 'none']),
   DEFAULT_CREDIT_HECTARES: z.coerce.number().min(0).max(1e12),
+  STRIPE_SECRET_KEY: z.string(),
+  STRIPE_WEBHOOK_SECRET: z.string(),
+  STRIPE_API_HOST: z.string().regex(/^[A-Za-z0-9.-]*$/, 'a host name'),
+  STRIPE_API_PORT: z.union([z.literal(''), z.coerce.number().int().min(1).max(65535)]),
+  STRIPE_API_PROTOCOL: z.enum(['', 'http', 'https']),
+  PAYMENT_GRACE_DAYS: z.coerce.number().min(0).max(365),
 });
 
 export type Config = z.infer<typeof schema> & { databaseKind: 'embedded' | 'server' };

@@ -19,6 +19,7 @@ import type { AppDeps } from './context.js';
 import { createDatabase } from './db/client.js';
 import { createLogger } from './log.js';
 import { ensureAdmin } from './services/bootstrap.service.js';
+import { convertStandings } from './services/subscription.service.js';
 import { openStorage } from './storage.js';
 import { startWorker } from './worker/runner.js';
 
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
   const storage = await openStorage(config);
   const deps: AppDeps = { config, database, log, storage, migrationVersion };
   await ensureAdmin(deps);
+  // Users of before migration 0006 (a 0004 standing) get their subscription now, with the configured defaults.
+  await convertStandings(deps);
 
   if (role === 'worker') {
     const worker = await startWorker(deps, { databaseUrl });

@@ -141,9 +141,15 @@ describe('processing: every registered product becomes an asset', () => {
     expect(result.products.map((p) => p.id).slice(0, 2)).toEqual(['classify', 'dtm']);
     expect(result.products.every((p) => p.status === 'READY')).toBe(true);
     expect(result.chargedHectares).toBeCloseTo(done.area, 6);
-    const charges = await t.tdb.db.selectFrom('charges').selectAll().execute();
+    // The request reserved the area; the success charged that reservation, once.
+    const charges = await t.tdb.db.selectFrom('charges').selectAll().where('kind', '=', 'charge').execute();
     expect(charges).toHaveLength(1);
-    expect(charges[0]).toMatchObject({ charge_key: `processing:${job.id}`, user_id: ada.id, hectares: done.area });
+    expect(charges[0]).toMatchObject({
+      charge_key: `charge:reserve:processing:${job.id}:1`,
+      user_id: ada.id,
+      hectares: done.area,
+      job_id: job.id,
+    });
 
     const mails = await waitFor(async () => {
       const m = (await outbox(t)).filter((x) => x.includes('is finished'));
@@ -272,9 +278,9 @@ describe('processing: every registered product becomes an asset', () => {
     expect(inBox.numberMatched).toBeGreaterThan(0);
     const bad = await t.app.request(`/ogc/collections/${contours.id}/items?bbox=1,2,3`, as(ada, 'GET'));
     expect((await json(bad)).error.code).toBe('INVALID_BBOX');
-    // A stranger and an anonymous client see nothing of it.
-    expect((await t.app.request(`/ogc/collections/${contours.id}/items`)).status).toBe(404);
-    expect((await json(await t.app.request('/ogc/collections'))).collections).toEqual([]);
+    // An anonymous client is asked for credentials (the OGC API's 401); ogc.test.ts covers strangers and tokens.
+    expect((await t.app.request(`/ogc/collections/${contours.id}/items`)).status).toBe(401);
+    expect((await t.app.request('/ogc/collections')).status).toBe(401);
     // The share token opens it.
     const { token } = await json(await t.app.request(`/api/projects/${project.id}/share-token`, as(ada, 'POST')));
     const shared = await t.app.request(`/ogc/collections/${contours.id}/items?limit=1&token=${token}`);
@@ -411,8 +417,29 @@ describe('processing: every registered product becomes an asset', () => {
       return j.status === 'SUCCESS' ? j : null;
     }, 300_000);
     expect(ok).toMatchObject({ retryCount: 1, attempts: 1, errorCode: null });
-    const charges = await t.tdb.db.selectFrom('charges').select(['charge_key']).orderBy('id').execute();
-    expect(charges.map((c) => c.charge_key)).toEqual([`processing:${processing.id}`, `processing:${job.id}`]);
+    // The failure gave the reserved hectares back; the retry reserved them again and was charged once.
+    const ledger = await t.tdb.db
+      .selectFrom('charges')
+      .select(['kind', 'charge_key'])
+      .where('job_id', '=', job.id)
+      .orderBy('id')
+      .execute();
+    expect(ledger.map((c) => [c.kind, c.charge_key])).toEqual([
+      ['reservation', `reserve:processing:${job.id}:1`],
+      ['release', `release:reserve:processing:${job.id}:1`],
+      ['reservation', `reserve:processing:${job.id}:2`],
+      ['charge', `charge:reserve:processing:${job.id}:2`],
+    ]);
+    const charges = await t.tdb.db
+      .selectFrom('charges')
+      .select(['charge_key'])
+      .where('kind', '=', 'charge')
+      .orderBy('id')
+      .execute();
+    expect(charges.map((c) => c.charge_key)).toEqual([
+      `charge:reserve:processing:${processing.id}:1`,
+      `charge:reserve:processing:${job.id}:2`,
+    ]);
   });
 
   it('lists tiling and metadata jobs in their monitors, with views by project', async () => {

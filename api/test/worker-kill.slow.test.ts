@@ -142,9 +142,14 @@ describe('killing the worker mid-job (SIGKILL) leaves nothing stuck; SIGTERM han
     expect(status).toMatchObject({ classify: 'DONE', dtm: 'DONE', slope: 'READY', quality: 'READY' });
     const p = await getProject(t, ada, project.id);
     expect(p.status).toBe('READY');
-    const charges = await t.tdb.db.selectFrom('charges').selectAll().where('project_id', '=', project.id).execute();
+    const charges = await t.tdb.db
+      .selectFrom('charges')
+      .selectAll()
+      .where('project_id', '=', project.id)
+      .where('kind', '=', 'charge')
+      .execute();
     expect(charges).toHaveLength(1);
-    expect(charges[0]!.charge_key).toBe(`processing:${processing.id}`);
+    expect(charges[0]!.charge_key).toBe(`charge:reserve:processing:${processing.id}:1`);
     // No job of any kind stays in PROGRESS, and no graphile-worker lock is held by a dead worker.
     const progress = await t.tdb.db.selectFrom('jobs').select('id').where('state', '=', 'PROGRESS').execute();
     expect(progress).toEqual([]);
@@ -182,7 +187,12 @@ describe('killing the worker mid-job (SIGKILL) leaves nothing stuck; SIGTERM han
       'processing done after SIGTERM',
     );
     expect(done.state).toBe('SUCCESS');
-    const charges = await t.tdb.db.selectFrom('charges').selectAll().where('project_id', '=', project.id).execute();
+    const charges = await t.tdb.db
+      .selectFrom('charges')
+      .selectAll()
+      .where('project_id', '=', project.id)
+      .where('kind', '=', 'charge')
+      .execute();
     expect(charges).toHaveLength(1);
     expect((await json(await t.app.request(`/api/projects/${project.id}`, as(ada, 'GET')))).status).toBe('READY');
     e.kill('SIGTERM');

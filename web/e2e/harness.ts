@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { StripeFake } from '../../api/test/stripe-server.js';
 
 /**
  * Global set-up of the browser tests: builds web/dist when stale, starts a
@@ -77,11 +78,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const work = mkdtempSync(path.join(tmpdir(), 'nuage-e2e-'));
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const children: ChildProcess[] = [];
+  const stops: Array<() => Promise<void>> = [];
   let dbName: string | null = null;
   const serverUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
   const teardown = async () => {
     for (const c of children.reverse()) await stop(c);
+    for (const s of stops) await s().catch(() => {});
     if (dbName) {
       const admin = new pg.Client({ connectionString: serverUrl });
       try {
@@ -135,8 +138,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await admin.end();
     }
 
-    // 4. The real server: API, worker and the built web app on one port.
+    // 4. A local Stripe-speaking server (Checkout page, webhooks signed with the endpoint secret).
     const baseUrl = `http://localhost:${appPort}`;
+    const stripe = new StripeFake();
+    await stripe.start();
+    stripe.webhookUrl = `${baseUrl}/api/billing/stripe/webhook`;
+    const monthlyPrice = stripe.addPrice({ unit_amount: 4900, currency: 'eur', recurring: { interval: 'month' } });
+    const packPrice = stripe.addPrice({ unit_amount: 9900, currency: 'eur', recurring: null });
+    stops.push(() => stripe.stop());
+
+    // 5. The real server: API, worker and the built web app on one port.
     const logFile = path.join(work, 'server.log');
     const log = createWriteStream(logFile);
     const server = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
@@ -152,6 +163,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         ADMIN_EMAIL: E2E_ADMIN.email,
         ADMIN_PASSWORD: E2E_ADMIN.password,
         LOG_LEVEL: 'warn',
+        ...stripe.env(),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -167,6 +179,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       adminPassword: E2E_ADMIN.password,
       screenshotDir: SCREENSHOT_DIR,
       serverLog: logFile,
+      stripe: { url: `http://127.0.0.1:${stripe.port}`, monthlyPrice: monthlyPrice.id, packPrice: packPrice.id },
     });
   } catch (err) {
     await teardown();
@@ -183,6 +196,8 @@ export interface E2eContext {
   adminPassword: string;
   screenshotDir: string;
   serverLog: string;
+  /** The local Stripe-speaking server and the price ids it knows (a monthly plan, a one-off pack). */
+  stripe: { url: string; monthlyPrice: string; packPrice: string };
 }
 
 declare module 'vitest' {

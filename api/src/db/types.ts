@@ -15,8 +15,8 @@ export interface Database {
   /** View: projects each user owns (0 until the projects table exists). */
   user_project_counts: { user_id: string; projects: number };
   /**
-   * View: credits (hectares) of each user. `credits` = granted − charged, null when the user
-   * has no granted figure of their own (the configured default then applies).
+   * View: credits (hectares) of each user (0006): `credits` is the balance of the current
+   * subscription (null without one), `granted_hectares` every credit added, `charged_hectares` spent.
    */
   user_credit_totals: {
     user_id: string;
@@ -32,6 +32,14 @@ export interface Database {
   charges: ChargesTable;
   user_limits: UserLimitsTable;
   features: FeaturesTable;
+  access_tokens: AccessTokensTable;
+  subscription_templates: SubscriptionTemplatesTable;
+  subscriptions: SubscriptionsTable;
+  subscription_events: SubscriptionEventsTable;
+  payment_customers: PaymentCustomersTable;
+  purchases: PurchasesTable;
+  payments: PaymentsTable;
+  payment_events: PaymentEventsTable;
 }
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -223,14 +231,35 @@ export interface JobsTable {
   updated_at: Timestamp;
 }
 
+/** Kinds of rows of the credits ledger (migration 0006). */
+export type LedgerKind =
+  | 'opening'
+  | 'allocation'
+  | 'grant'
+  | 'adjustment'
+  | 'reservation'
+  | 'release'
+  | 'charge'
+  | 'transfer';
+
+/** The credits ledger (the charges table of 0003, extended by 0006). */
 export interface ChargesTable {
   id: Generated<string>;
   charge_key: string;
   user_id: NullableColumn<string>;
   project_id: NullableColumn<string>;
   job_id: NullableColumn<string>;
+  /** Size of the movement, hectares (≥ 0). */
   hectares: number;
   created_at: Timestamp;
+  kind: ColumnType<LedgerKind, LedgerKind | undefined, LedgerKind>;
+  subscription_id: NullableColumn<string>;
+  /** What the row did to subscriptions.credits (signed hectares). */
+  delta: ColumnType<number, number | undefined, number>;
+  /** The reservation a release or a charge settles. */
+  reservation_id: NullableColumn<string>;
+  actor_id: NullableColumn<string>;
+  note: NullableColumn<string>;
 }
 
 export interface UserLimitsTable {
@@ -250,10 +279,155 @@ export interface UserLimitsTable {
 /** Standing of a user's subscription (spec §4 subscription status, plus none: no subscription at all). */
 export type SubscriptionStatus = 'active' | 'inactive' | 'suspended' | 'unsubscribed' | 'none';
 
+/** Subscription status of spec §4. */
+export type SubscriptionState = 'active' | 'inactive' | 'suspended' | 'unsubscribed';
+/** Subscription category (spec §3). */
+export type SubscriptionCategory = 'PAID' | 'FREEMIUM';
+/** How often a subscription receives its credits allowance. */
+export type AllocationPeriod = 'NONE' | 'MONTH' | 'YEAR';
+
+type Bytes = NullableColumn<string | number>;
+
+export interface SubscriptionTemplatesTable {
+  id: Generated<string>;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  is_default: ColumnType<boolean, boolean | undefined, boolean>;
+  category: SubscriptionCategory;
+  start_date: NullableColumn<Date | string>;
+  end_date: NullableColumn<Date | string>;
+  credits: ColumnType<number, number | undefined, number>;
+  credits_allowance: ColumnType<number, number | undefined, number>;
+  allocation_period: ColumnType<AllocationPeriod, AllocationPeriod | undefined, AllocationPeriod>;
+  duration_months: NullableColumn<number>;
+  premium: ColumnType<boolean, boolean | undefined, boolean>;
+  price_amount: NullableColumn<number>;
+  price_currency: NullableColumn<string>;
+  payment_product_id: NullableColumn<string>;
+  payment_product_reference: NullableColumn<string>;
+  max_projects: NullableColumn<number>;
+  /** bigint: read as a string. */
+  max_input_file_bytes: Bytes;
+  /** bigint: read as a string. */
+  max_storage_bytes: Bytes;
+  creator_id: NullableColumn<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<string>;
+  user_id: string;
+  template_id: NullableColumn<string>;
+  creator_id: NullableColumn<string>;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  start_date: Timestamp;
+  end_date: NullableColumn<Date | string>;
+  status: ColumnType<SubscriptionState, SubscriptionState | undefined, SubscriptionState>;
+  /** Generated from status: ACTIVE, INACTIVE or SUSPENDED. */
+  global_status: ColumnType<'ACTIVE' | 'INACTIVE' | 'SUSPENDED', never, never>;
+  category: SubscriptionCategory;
+  credits: ColumnType<number, number | undefined, number>;
+  credits_allowance: ColumnType<number, number | undefined, number>;
+  allocation_period: ColumnType<AllocationPeriod, AllocationPeriod | undefined, AllocationPeriod>;
+  last_allocation_date: NullableColumn<Date | string>;
+  next_allocation_date: NullableColumn<Date | string>;
+  valid_until: NullableColumn<Date | string>;
+  unsubscribe_pending: ColumnType<boolean, boolean | undefined, boolean>;
+  premium: ColumnType<boolean, boolean | undefined, boolean>;
+  payment_product_id: NullableColumn<string>;
+  payment_subscription_id: NullableColumn<string>;
+  payment_product_reference: NullableColumn<string>;
+  payment_customer_id: NullableColumn<string>;
+  payment_failed_at: NullableColumn<Date | string>;
+  grace_until: NullableColumn<Date | string>;
+  suspension_reason: NullableColumn<'admin' | 'payment'>;
+  max_projects: NullableColumn<number>;
+  /** bigint: read as a string. */
+  max_input_file_bytes: Bytes;
+  /** bigint: read as a string. */
+  max_storage_bytes: Bytes;
+  is_current: ColumnType<boolean, boolean | undefined, boolean>;
+  ended_at: NullableColumn<Date | string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SubscriptionEventsTable {
+  id: Generated<string>;
+  subscription_id: NullableColumn<string>;
+  template_id: NullableColumn<string>;
+  actor_id: NullableColumn<string>;
+  action: string;
+  details: ColumnType<unknown, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+export interface PaymentCustomersTable {
+  user_id: string;
+  customer_id: string;
+  created_at: Timestamp;
+}
+
+export interface PurchasesTable {
+  id: Generated<string>;
+  user_id: NullableColumn<string>;
+  template_id: NullableColumn<string>;
+  subscription_id: NullableColumn<string>;
+  checkout_session_id: NullableColumn<string>;
+  mode: 'subscription' | 'payment';
+  status: ColumnType<
+    'open' | 'completed' | 'cancelled' | 'expired',
+    'open' | 'completed' | 'cancelled' | 'expired' | undefined,
+    'open' | 'completed' | 'cancelled' | 'expired'
+  >;
+  hectares: NullableColumn<number>;
+  created_at: Timestamp;
+  completed_at: NullableColumn<Date | string>;
+}
+
+export interface PaymentsTable {
+  id: Generated<string>;
+  provider_ref: string;
+  user_id: NullableColumn<string>;
+  subscription_id: NullableColumn<string>;
+  template_id: NullableColumn<string>;
+  amount: number;
+  currency: string;
+  paid_at: Timestamp;
+}
+
+export interface PaymentEventsTable {
+  event_id: string;
+  type: string;
+  provider_created_at: NullableColumn<Date | string>;
+  received_at: Timestamp;
+  outcome: ColumnType<string, string | undefined, string>;
+}
+
 export interface FeaturesTable {
   id: Generated<string>;
   asset_id: string;
   /** PostGIS geometry (EPSG:4326); write it with ST_GeomFromGeoJSON, read it with ST_AsGeoJSON. */
   geom: unknown;
   properties: ColumnType<unknown, unknown, unknown>;
+}
+
+/** Personal access tokens (migration 0007): read-only credentials for /ogc, made by their user. */
+export interface AccessTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  /** SHA-256 (hex) of the token; the token itself is never stored. */
+  token_hash: string;
+  /** The token's first characters, shown in lists. */
+  token_prefix: string;
+  scope: ColumnType<'read', 'read' | undefined, 'read'>;
+  expires_at: NullableColumn<Date | string>;
+  last_used_at: NullableColumn<Date | string>;
+  revoked_at: NullableColumn<Date | string>;
+  created_at: Timestamp;
 }

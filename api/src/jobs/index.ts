@@ -1,5 +1,6 @@
 import type { TaskList } from 'graphile-worker';
 import type { AppDeps } from '../context.js';
+import { billingTask } from './billing.task.js';
 import { metadataExtractionTask } from './metadata-extraction.task.js';
 import { processingTask } from './processing.task.js';
 import { tilingTask } from './tiling.task.js';
@@ -14,5 +15,6 @@ export function createTaskList(deps: AppDeps, worker: { workerId: string } = { w
     'metadata-extraction': metadataExtractionTask(deps, worker.workerId),
     tiling: tilingTask(deps, worker.workerId),
     processing: processingTask(deps, worker.workerId),
+    billing: billingTask(deps),
   };
 }

@@ -17,14 +17,15 @@ import {
 } from '../db/queries/assets.queries.js';
 import { replaceFeatures } from '../db/queries/features.queries.js';
 import type { JobRow } from '../db/queries/jobs.queries.js';
-import { recordCharge } from '../db/queries/jobs.queries.js';
 import { findProject } from '../db/queries/projects.queries.js';
 import type { AppDeps } from '../deps.js';
+import { AppError } from '../errors.js';
 import { mailer } from '../mail/mailer.js';
+import { ensureJobReservation, settleJob, USER_FAULT_CODES } from '../services/credits.service.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
 import { upgradeProcessingOptions } from '../services/processing-options.js';
 import { LAYER_NAMES, LAYER_OF_ASSET } from '../services/project-view.js';
-import { processingRefusal, reserveCredits, standingOf } from '../services/subscription.service.js';
+import { processingRefusal, standingOf } from '../services/subscription.service.js';
 import { classifyError, defineJobTask, PermanentJobError } from './job-runner.js';
 import { REFUSAL_CODES, renderProcessingMail } from './processing-mail.js';
 import { contentTypeOf, localCopy, uploadFile, uploadFolder } from './store-io.js';
@@ -85,11 +86,21 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
           'the area of the point cloud could not be calculated: contact support',
         );
       }
-      // Checked again when it starts: credits may have gone to another project since the request.
-      // Processings queued before this one take their credits first.
-      const standing = await reserveCredits(db, await standingOf(deps, owner!.owner_id), owner!.owner_id, job.id);
-      const refusal = processingRefusal(standing, owner!.area_hectares);
+      // Checked again when it starts: the subscription may have been suspended or cancelled since
+      // the request. The credits were reserved with the request; a retry reserves them again here.
+      const refusal = processingRefusal(await standingOf(deps, owner!.owner_id), null);
       if (refusal) throw new PermanentJobError(refusal.code, refusal.message);
+      try {
+        await ensureJobReservation(db, {
+          jobId: job.id,
+          userId: owner!.owner_id,
+          projectId: owner!.id,
+          hectares: owner!.area_hectares!,
+        });
+      } catch (err) {
+        if (err instanceof AppError) throw new PermanentJobError(err.code, err.message);
+        throw err;
+      }
       await ctx.step('startLasDownload', 1);
       const inputPath = await localCopy(deps.storage, input.key, ctx.tmpDir, (f) => ctx.progress(1 + 4 * f));
       const tilerOptions = await tilerOptionsForJobs(deps);
@@ -196,13 +207,8 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
       return {
         result: { products: runs, manifest: outcome.manifest, chargedHectares: hectares },
         async commit(trx) {
-          await recordCharge(trx, {
-            key: `processing:${job.id}`,
-            userId: job.user_id,
-            projectId: job.project_id,
-            jobId: job.id,
-            hectares,
-          });
+          // The reserved hectares are spent, once (the reservation's settlement is unique).
+          await settleJob(trx, job.id, 'charge', 'processing succeeded');
         },
         after: () =>
           mailOutcome(
@@ -211,6 +217,10 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
             runs.map((r) => r.assetType),
           ),
       };
+    },
+    async onFailure(trx, job, failure) {
+      // Our fault (or a refusal): the reserved hectares come back. A bad file or bad options: spent.
+      await settleJob(trx, job.id, USER_FAULT_CODES.has(failure.code) ? 'charge' : 'release', failure.code);
     },
     async afterFailure(job, failure) {
       await mailOutcome(job, REFUSAL_CODES.has(failure.code) ? 'refused' : 'failure', [failure.message]);

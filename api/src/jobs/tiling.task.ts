@@ -6,8 +6,10 @@ import type { AppDeps } from '../context.js';
 import { findAsset, listAssetFiles, setAssetStatus, updateAsset } from '../db/queries/assets.queries.js';
 import { enqueueJob, failWaitingProcessing, latestJob, updateJob } from '../db/queries/jobs.queries.js';
 import { findProject, setProjectStatus } from '../db/queries/projects.queries.js';
+import { AppError } from '../errors.js';
+import { ensureJobReservation, settleJob } from '../services/credits.service.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
-import { processingRefusal, reserveCredits, standingOf } from '../services/subscription.service.js';
+import { processingRefusal, standingOf } from '../services/subscription.service.js';
 import { defineJobTask, type JobFailure, PermanentJobError } from './job-runner.js';
 import { ensureQueue, MAX_ATTEMPTS } from './queue.js';
 import { localCopy, uploadFolder } from './store-io.js';
@@ -100,13 +102,26 @@ export function tilingTask(deps: AppDeps, workerId: string): Task {
           await setProjectStatus(trx, asset.project_id, 'READY');
           const waiting = await latestJob(trx, 'PROCESSING', { projectId: asset.project_id });
           if (waiting && waiting.state === 'PENDING' && waiting.queued_at === null) {
-            // The area is measured now: a processing the subscription or the credits cannot
-            // cover ends here, with its reason, instead of running.
+            // The area is measured now: the processing's credits are reserved (atomically), or it
+            // ends here, with its reason (subscription, credits), instead of running.
             const project = await findProject(trx, asset.project_id);
-            const standing = project
-              ? await reserveCredits(trx, await standingOf(deps, project.owner_id, trx), project.owner_id, waiting.id)
-              : null;
-            const refusal = standing ? processingRefusal(standing, project?.area_hectares ?? null) : null;
+            let refusal: AppError | null = null;
+            if (project) {
+              refusal = processingRefusal(await standingOf(deps, project.owner_id, trx), null);
+              if (!refusal && (project.area_hectares ?? 0) > 0) {
+                try {
+                  await ensureJobReservation(trx, {
+                    userId: project.owner_id,
+                    projectId: project.id,
+                    jobId: waiting.id,
+                    hectares: project.area_hectares!,
+                  });
+                } catch (err) {
+                  if (!(err instanceof AppError)) throw err;
+                  refusal = err;
+                }
+              }
+            }
             if (refusal) {
               await updateJob(trx, waiting.id, {
                 state: 'FAILURE',
@@ -115,6 +130,8 @@ export function tilingTask(deps: AppDeps, workerId: string): Task {
                 error_message: refusal.message,
                 finished_at: new Date(),
               });
+              // Credits reserved with the request (the area was known then) come back.
+              await settleJob(trx, waiting.id, 'release', refusal.code);
             } else {
               await enqueueJob(trx, waiting, MAX_ATTEMPTS);
             }
@@ -128,7 +145,11 @@ export function tilingTask(deps: AppDeps, workerId: string): Task {
     async onFailure(trx, job, failure: JobFailure) {
       if (job.asset_id) await setAssetStatus(trx, job.asset_id, 'ERROR', failure);
       await setProjectStatus(trx, job.project_id, 'ERROR', failure);
+      const waiting = await latestJob(trx, 'PROCESSING', { projectId: job.project_id });
       await failWaitingProcessing(trx, job.project_id, `the point cloud could not be tiled: ${failure.message}`);
+      // A processing that waited for this tiling gives back the credits it reserved.
+      if (waiting?.state === 'PENDING' && waiting.queued_at === null)
+        await settleJob(trx, waiting.id, 'release', failure.code);
     },
   });
 }

@@ -11,7 +11,6 @@ import {
   tablePageSchema,
   tableQuerySchema,
 } from '../openapi/schemas.js';
-import { getStanding, SUBSCRIPTION_STATUSES, setStanding } from '../services/subscription.service.js';
 import { createUsersService } from '../services/users.service.js';
 import {
   CompanySchema,
@@ -127,78 +126,9 @@ const enabledRoute = createRoute({
   },
 });
 
-const SubscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES).openapi('SubscriptionStatus', {
-  description: 'active, inactive, suspended, unsubscribed (spec §4), or none: no subscription at all.',
-});
-
-/** Largest credits figure an admin may grant, hectares (the area of France is 55 million ha). */
-const MAX_CREDIT_HECTARES = 1_000_000_000;
-
-const StandingSchema = z
-  .object({
-    userId: z.string(),
-    status: SubscriptionStatusSchema,
-    creditsAllowance: z.number().openapi({ description: 'Credits granted, hectares.' }),
-    creditsUsed: z.number().openapi({ description: 'Hectares charged by processings.' }),
-    credits: z.number().openapi({ description: 'Hectares left: creditsAllowance − creditsUsed.' }),
-    defaultStatus: z.boolean().openapi({ description: 'The status is the configured default (none was set).' }),
-    defaultAllowance: z.boolean().openapi({ description: 'The allowance is DEFAULT_CREDIT_HECTARES (none was set).' }),
-    premium: z.boolean().openapi({ description: 'May download the classified point cloud.' }),
-  })
-  .openapi('SubscriptionStanding');
-
-const getStandingRoute = createRoute({
-  method: 'get',
-  path: '/users/{id}/subscription',
-  tags: TAG,
-  summary: "A user's subscription standing (admin)",
-  description:
-    'Status, credits granted, used and left, and the premium flag. Until billing lands, admins set them here.',
-  security: SESSION_SECURITY,
-  middleware: [requireRole('admin')] as const,
-  request: { params: IdParams },
-  responses: {
-    200: jsonResponse(StandingSchema, 'The standing'),
-    ...errorResponses({ 400: ['FORM_INVALID'], ...ADMIN_ERRORS, 404: ['NO_ACCOUNT'] }),
-  },
-});
-
-const setStandingRoute = createRoute({
-  method: 'patch',
-  path: '/users/{id}/subscription',
-  tags: TAG,
-  summary: "Set a user's subscription status, credits and premium flag (admin)",
-  description:
-    'Fields left out keep their value; null puts the status or the allowance back to the configured default. Suspended or none blocks creating projects, uploading and processing; inactive or unsubscribed blocks processing.',
-  security: SESSION_SECURITY,
-  middleware: [requireRole('admin')] as const,
-  request: {
-    params: IdParams,
-    body: jsonBody(
-      z
-        .strictObject({
-          status: z
-            .union([SubscriptionStatusSchema, z.null()])
-            .optional()
-            .openapi({ description: 'null: back to DEFAULT_SUBSCRIPTION_STATUS.' }),
-          creditsAllowance: z.number().min(0).max(MAX_CREDIT_HECTARES).nullable().optional().openapi({
-            description: 'Credits granted, hectares (0 to 1e9); null: back to DEFAULT_CREDIT_HECTARES.',
-          }),
-          premium: z.boolean().optional(),
-        })
-        .refine((b) => Object.keys(b).length > 0, { message: 'give status, creditsAllowance or premium' })
-        .openapi('SubscriptionStandingPatch'),
-    ),
-  },
-  responses: {
-    200: jsonResponse(StandingSchema, 'Updated'),
-    ...errorResponses({ 400: ['FORM_INVALID'], ...ADMIN_ERRORS, 404: ['NO_ACCOUNT'] }),
-  },
-});
-
 /**
  * Admin user management (spec §2 admin users screens): list, view, create,
- * role, enabled, and the subscription standing (status, credits, premium).
+ * role and enabled (subscriptions have their own routes: subscriptions.routes.ts).
  */
 export function adminUsersRoutes(deps: AppDeps) {
   const users = createUsersService(deps);
@@ -229,12 +159,6 @@ export function adminUsersRoutes(deps: AppDeps) {
 
   app.openapi(enabledRoute, async (c) =>
     c.json(await users.setEnabled(c.req.valid('param').id, c.req.valid('json').enabled), 200),
-  );
-
-  app.openapi(getStandingRoute, async (c) => c.json(await getStanding(deps, c.req.valid('param').id), 200));
-
-  app.openapi(setStandingRoute, async (c) =>
-    c.json(await setStanding(deps, c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
   return app;

@@ -17,9 +17,12 @@ import {
   uploadUrl,
   waitFor,
 } from '../../test/projects.js';
+import { setStanding } from '../../test/subscriptions.js';
 import { insertJob } from '../db/queries/jobs.queries.js';
 import { writeUserLimits } from '../db/queries/limits.queries.js';
+import type { SubscriptionStatus } from '../db/types.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.codes.js';
+import { reserveForJob } from '../services/credits.service.js';
 import type { WorkerHandle } from '../worker/runner.js';
 
 // The projects area's sources: every code they can answer with must be listed for translation.
@@ -63,7 +66,6 @@ describe('spec §8 upload and processing errors, each triggered through the real
   let t: TestApp;
   let worker: WorkerHandle;
   let ada: TestUser;
-  let admin: TestUser;
   /** Ada's READY project (fusa.laz, tiled), with its area measured. */
   // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
   let ready: any;
@@ -72,19 +74,18 @@ describe('spec §8 upload and processing errors, each triggered through the real
   /** The point cloud layer of Ada's empty project (upload URLs are asked for there). */
   let emptyLayerId: string;
 
-  /** Sets Ada's subscription standing the way admins do (null: the configured default). */
-  const standing = async (body: { status?: string | null; creditsAllowance?: number | null }) => {
-    const res = await t.app.request(`/api/users/${ada.id}/subscription`, as(admin, 'PATCH', body));
-    if (res.status !== 200) throw new Error(`standing: ${res.status} ${await res.text()}`);
-    return json(res);
-  };
+  /** Puts Ada's subscription in a status and/or with this many hectares available (null: active, 1000 ha). */
+  const standing = (body: { status?: SubscriptionStatus | null; creditsAllowance?: number | null }) =>
+    setStanding(t, ada.id, {
+      ...(body.status !== undefined ? { status: body.status ?? 'active' } : {}),
+      ...(body.creditsAllowance !== undefined ? { credits: body.creditsAllowance ?? 1000 } : {}),
+    });
+  /** Rows of the credits ledger that spent credits (charges). */
+  const charges = () => t.tdb.db.selectFrom('charges').selectAll().where('kind', '=', 'charge').execute();
 
   beforeAll(async () => {
     t = await createTestApp({ TRUST_PROXY: 'true' });
-    [ada, admin] = await Promise.all([
-      testUser(t, 'ada@example.com'),
-      testUser(t, 'root@example.com', ['admin', 'user']),
-    ]);
+    ada = await testUser(t, 'ada@example.com');
     worker = await testWorker(t);
     // A project uploaded with the processing form while Ada has almost no credits: it is tiled,
     // then the waiting processing fails with INSUFFICIENT_CREDITS once the area is measured.
@@ -125,7 +126,7 @@ describe('spec §8 upload and processing errors, each triggered through the real
     expect(job.errorMessage).toContain(`${Math.ceil(ready.area * 100) / 100} ha`);
     expect(job.errorMessage).toContain('0.01 ha left');
     // Nothing ran and nothing was charged.
-    expect(await t.tdb.db.selectFrom('charges').selectAll().execute()).toEqual([]);
+    expect(await charges()).toEqual([]);
   });
 
   const uploadUrlFor = (fileSize: number, filename = 'cloud.las') =>
@@ -209,12 +210,12 @@ describe('spec §8 upload and processing errors, each triggered through the real
       code: 'INTERNAL',
       status: 500,
       run: async () => {
-        // A real fault under the route: the limits table is gone for this one request.
-        await sql`ALTER TABLE user_limits RENAME TO user_limits_away`.execute(t.tdb.db);
+        // A real fault under the route: the subscriptions table is gone for this one request.
+        await sql`ALTER TABLE subscriptions RENAME TO subscriptions_away`.execute(t.tdb.db);
         try {
           return await newProject('During an outage');
         } finally {
-          await sql`ALTER TABLE user_limits_away RENAME TO user_limits`.execute(t.tdb.db);
+          await sql`ALTER TABLE subscriptions_away RENAME TO subscriptions`.execute(t.tdb.db);
         }
       },
     },
@@ -377,24 +378,55 @@ describe('spec §8 upload and processing errors, each triggered through the real
   it('nothing refused was queued or charged: no processing ran', async () => {
     const jobs = await t.tdb.db.selectFrom('jobs').select(['kind', 'state']).where('kind', '=', 'PROCESSING').execute();
     expect(jobs).toEqual([{ kind: 'PROCESSING', state: 'FAILURE' }]);
-    expect(await t.tdb.db.selectFrom('charges').selectAll().execute()).toEqual([]);
+    expect(await charges()).toEqual([]);
+    expect(await t.tdb.db.selectFrom('charges').selectAll().where('kind', '=', 'reservation').execute()).toEqual([]);
   });
 
-  it('a queued processing whose credits went elsewhere before it starts fails with INSUFFICIENT_CREDITS, uncharged', async () => {
+  it('a queued processing whose subscription is deactivated before it starts fails with SUBSCRIPTION_INACTIVE, its credits given back', async () => {
     await worker.stop();
+    const before = (
+      await t.tdb.db
+        .selectFrom('subscriptions')
+        .select('credits')
+        .where('user_id', '=', ada.id)
+        .where('is_current', '=', true)
+        .executeTakeFirstOrThrow()
+    ).credits;
     const queued = await processReady();
     expect(queued.status).toBe(202);
     const job = await json(queued);
-    await standing({ creditsAllowance: 1 });
+    // The request reserved the project's area at once.
+    const reserved = await t.tdb.db.selectFrom('charges').selectAll().where('job_id', '=', job.id).execute();
+    expect(reserved.map((r) => [r.kind, r.delta])).toEqual([['reservation', -ready.area]]);
+    await standing({ status: 'inactive' });
     worker = await testWorker(t);
     const failed = await waitFor(async () => {
       const j = await t.tdb.db.selectFrom('jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
       return j.state === 'FAILURE' ? j : null;
     }, 60_000);
-    expect(failed).toMatchObject({ error_code: 'INSUFFICIENT_CREDITS', attempts: 1 });
-    expect(failed.error_message).toContain('1 ha left');
-    expect(await t.tdb.db.selectFrom('charges').selectAll().execute()).toEqual([]);
-    // The owner's mail says what to do: buy credits (a link to the buy page), not "contact support".
+    expect(failed).toMatchObject({ error_code: 'SUBSCRIPTION_INACTIVE', attempts: 1 });
+    expect(await charges()).toEqual([]);
+    // Released in the failure's transaction: the hectares are back.
+    const ledger = await t.tdb.db
+      .selectFrom('charges')
+      .selectAll()
+      .where('job_id', '=', job.id)
+      .orderBy('id')
+      .execute();
+    expect(ledger.map((r) => [r.kind, r.delta])).toEqual([
+      ['reservation', -ready.area],
+      ['release', ready.area],
+    ]);
+    const after = (
+      await t.tdb.db
+        .selectFrom('subscriptions')
+        .select('credits')
+        .where('user_id', '=', ada.id)
+        .where('is_current', '=', true)
+        .executeTakeFirstOrThrow()
+    ).credits;
+    expect(after).toBeCloseTo(before, 6);
+    // The owner's mail says what to do: subscribe (a link to the buy page), not "contact support".
     const outbox = path.join(t.dataDir, 'outbox');
     const mail = await waitFor(async () => {
       for (const f of await readdir(outbox).catch(() => [] as string[])) {
@@ -439,7 +471,7 @@ describe('spec §8 upload and processing errors, each triggered through the real
     expect(mail).toContain('To: ada@example.com');
   });
 
-  it('reserves credits: hectares of processings already queued are not available to another', async () => {
+  it('reserves credits: hectares of processings already accepted are not available to another', async () => {
     // Another project of Ada's, as large as the ready one, with a processing accepted and not yet run.
     const other = await createProject(t, ada, 'Queued elsewhere');
     await t.tdb.db.updateTable('projects').set({ area_hectares: ready.area }).where('id', '=', other.id).execute();
@@ -452,6 +484,11 @@ describe('spec §8 upload and processing errors, each triggered through the real
     });
     try {
       await standing({ creditsAllowance: 1.5 * ready.area });
+      await t.tdb.db
+        .transaction()
+        .execute((trx) =>
+          reserveForJob(trx, { userId: ada.id, projectId: other.id, jobId: queued.id, hectares: ready.area }),
+        );
       const res = await processReady();
       const body = await json(res);
       expect([res.status, body.error?.code]).toEqual([402, 'INSUFFICIENT_CREDITS']);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, insertUser, json, login, send } from '../../test/accounts.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { setStanding } from '../../test/subscriptions.js';
 
 let t: TestApp;
 let alice: { id: string; token: string; cookie: string };
@@ -44,40 +45,27 @@ describe('GET /api/users/current', () => {
 
   it('adds totalCredits when includes asks for it, and refuses unknown includes', async () => {
     const res = await t.app.request('/api/users/current?includes=totalCredits', { headers: bearer(alice.token) });
-    // No credits granted by an admin yet: DEFAULT_CREDIT_HECTARES, nothing charged.
+    // The default freemium template's credits (DEFAULT_CREDIT_HECTARES), nothing spent.
     expect((await json(res)).totalCredits).toBe(1000);
     const bad = await t.app.request('/api/users/current?includes=password', { headers: bearer(alice.token) });
     expect(bad.status).toBe(400);
     expect((await json(bad)).error.code).toBe('FORM_INVALID');
   });
 
-  it('GET /api/users/totalCredits answers the credits left in hectares: granted minus charged', async () => {
+  it('GET /api/users/totalCredits answers the credits left in hectares: the balance of the current subscription', async () => {
     const credits = async () =>
       json(await t.app.request('/api/users/totalCredits', { headers: { cookie: alice.cookie } }));
     expect(await credits()).toEqual({ totalCredits: 1000 });
-    await t.tdb.db
-      .insertInto('charges')
-      .values([
-        { charge_key: 'test:1', user_id: alice.id, hectares: 12.5 },
-        { charge_key: 'test:2', user_id: alice.id, hectares: 0.25 },
-        { charge_key: 'test:3', user_id: bob.id, hectares: 7 },
-      ])
-      .execute();
+    // Credits move through the ledger: an admin takes some off, a processing reserves some.
+    await setStanding(t, alice.id, { credits: 987.25 });
     expect(await credits()).toEqual({ totalCredits: 987.25 });
-    await t.tdb.db.insertInto('user_limits').values({ user_id: alice.id, credit_hectares: 50 }).execute();
-    expect(await credits()).toEqual({ totalCredits: 37.25 });
     const view = await t.tdb.db
       .selectFrom('user_credit_totals')
       .selectAll()
-      .where('user_id', 'in', [alice.id, bob.id])
-      .orderBy('user_id')
-      .execute();
-    expect(view.map((r) => [r.credits, r.granted_hectares, r.charged_hectares])).toEqual([
-      [37.25, 50, 12.75],
-      [null, null, 7],
-    ]);
-    await t.tdb.db.deleteFrom('user_limits').where('user_id', '=', alice.id).execute();
-    await t.tdb.db.deleteFrom('charges').where('charge_key', 'like', 'test:%').execute();
+      .where('user_id', '=', alice.id)
+      .executeTakeFirstOrThrow();
+    expect([view.credits, view.granted_hectares, view.charged_hectares]).toEqual([987.25, 1000, 0]);
+    await setStanding(t, alice.id, { credits: 1000 });
   });
 });
 

@@ -32,7 +32,13 @@ import { parseProcessingOptions } from './processing-options.js';
 import { type AssetDto, assetDto } from './project-view.js';
 import { grantForViewer } from './share-grants.service.js';
 import { expiresIn, hashToken, notExpired, randomToken, signer } from './signing.service.js';
-import { checkUploadStanding, processingRefusal, standingOf, uploadRefusal } from './subscription.service.js';
+import {
+  checkUploadStanding,
+  isPremium,
+  processingRefusal,
+  standingOf,
+  uploadRefusal,
+} from './subscription.service.js';
 import { signedFileUrl, signedTilesBase } from './tiles.service.js';
 
 /** Lifetime of an upload URL (the PUT must start before; it may then last as long as it needs). */
@@ -623,11 +629,8 @@ export async function fileSupplierUrl(
   const asset = await assetFor(deps, viewer, q.id, 'read');
   const extension = q.extension.replace(/^\./, '').toLowerCase();
   if (asset.type === 'CLASSIFIED_POINT_CLOUD') {
-    const premium =
-      viewer.kind === 'user' &&
-      (viewer.admin ||
-        (await deps.database.db.selectFrom('users').select('premium').where('id', '=', viewer.id).executeTakeFirst())
-          ?.premium === true);
+    // Premium: an active premium subscription, or an account an admin flagged (spec §1).
+    const premium = viewer.kind === 'user' && (viewer.admin || (await isPremium(deps, viewer.id)));
     if (!premium) {
       throw new AppError(
         403,

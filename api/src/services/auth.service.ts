@@ -25,6 +25,7 @@ import { mailer } from '../mail/mailer.js';
 import { type Language, normalizeEmail, pickLanguage } from './account-rules/account.rules.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { countAttempt, RATE_RULES, releaseAttempts } from './rate-limit.service.js';
+import { ensureSubscription } from './subscription.service.js';
 import {
   hashMailToken,
   MAX_SESSION_MS,
@@ -255,6 +256,8 @@ export function createAuthService(deps: AppDeps) {
         activationPending: true,
       });
       if (!user) throw exists();
+      // Every new account starts on the default freemium template (spec §1 subscriptions).
+      await ensureSubscription(deps, user.id);
       try {
         await mailActivation(user, r.activateUserUrl);
         return { user, activationMailSent: true };

@@ -18,13 +18,14 @@ import type { Database, JobKind, JobState } from '../db/types.js';
 import { AppError } from '../errors.js';
 import { ensureQueue, MAX_ATTEMPTS } from '../jobs/queue.js';
 import { projectFor, type Viewer } from './access.service.js';
+import { reserveForJob } from './credits.service.js';
 import {
   makesProduct,
   type ProcessingOptions,
   parseProcessingOptions,
   upgradeProcessingOptions,
 } from './processing-options.js';
-import { processingRefusal, reserveCredits, standingOf } from './subscription.service.js';
+import { processingRefusal, standingOf } from './subscription.service.js';
 
 /**
  * Creates a job row in PENDING and queues its graphile-worker task, both in
@@ -58,7 +59,7 @@ export async function requeueJob(trx: Kysely<Database>, job: Pick<JobRow, 'id' |
  * no CRS needs an EPSG code first (409 CRS_REQUIRED: PATCH the asset's epsgCode).
  * The owner's subscription must allow it (spec §8 Processing: inactive,
  * suspended, none) and, once the area is known, the credits left must cover
- * it (402 INSUFFICIENT_CREDITS).
+ * it (402 INSUFFICIENT_CREDITS): they are reserved atomically with the job.
  */
 export async function requestProcessing(
   deps: AppDeps,
@@ -101,20 +102,25 @@ export async function requestProcessing(
         'the area of the point cloud could not be calculated: contact support',
       );
     }
-    const creditRefusal = processingRefusal(await reserveCredits(trx, standing, project.owner_id), area);
-    if (creditRefusal) throw creditRefusal;
-    if (cloud.status === 'READY') {
-      return queueNewJob(trx, { kind: 'PROCESSING', projectId: project.id, assetId: cloud.id, userId, options });
+    const job =
+      cloud.status === 'READY'
+        ? await queueNewJob(trx, { kind: 'PROCESSING', projectId: project.id, assetId: cloud.id, userId, options })
+        : // Accepted now; the tiling job queues it when the tileset is ready.
+          await insertJob(trx, {
+            kind: 'PROCESSING',
+            projectId: project.id,
+            assetId: cloud.id,
+            userId,
+            state: 'PENDING',
+            options,
+          });
+    // The credits are taken now, in this transaction, under a key of this job: parallel requests
+    // can never spend the same hectares (402 INSUFFICIENT_CREDITS rolls the job back). When the
+    // area is not measured yet, the tiling job reserves them once it is.
+    if ((area ?? 0) > 0) {
+      await reserveForJob(trx, { userId: project.owner_id, projectId: project.id, jobId: job.id, hectares: area! });
     }
-    // Accepted now; the tiling job queues it when the tileset is ready.
-    return insertJob(trx, {
-      kind: 'PROCESSING',
-      projectId: project.id,
-      assetId: cloud.id,
-      userId,
-      state: 'PENDING',
-      options,
-    });
+    return job;
   });
   const row = await findJobWithContext(deps.database.db, job.id);
   return jobDto(row!);

@@ -1,8 +1,8 @@
 import type { AppDeps } from '../context.js';
 import { storedBytesOfOwner } from '../db/queries/assets.queries.js';
-import { readUserLimits } from '../db/queries/limits.queries.js';
 import { countOwnedProjects } from '../db/queries/projects.queries.js';
 import { AppError } from '../errors.js';
+import { effectiveLimits, ensureSubscription } from './subscription.service.js';
 
 /** The limits that apply to a user (spec §3 subscription limits), defaults filled in. */
 export interface UserLimits {
@@ -12,14 +12,12 @@ export interface UserLimits {
   maxStorageBytes: number;
 }
 
-/** A user's limits: their own row (billing fills it), else the configured defaults. */
+/**
+ * A user's limits: those of their current subscription (spec §3), the
+ * configured defaults for the ones it leaves unset (or without a subscription).
+ */
 export async function limitsOf(deps: AppDeps, userId: string): Promise<UserLimits> {
-  const own = await readUserLimits(deps.database.db, userId);
-  return {
-    maxProjects: own.maxProjects ?? deps.config.DEFAULT_MAX_PROJECTS,
-    maxInputFileBytes: own.maxInputFileBytes ?? deps.config.DEFAULT_MAX_INPUT_FILE_BYTES,
-    maxStorageBytes: own.maxStorageBytes ?? deps.config.DEFAULT_MAX_STORAGE_BYTES,
-  };
+  return effectiveLimits(deps, await ensureSubscription(deps, userId));
 }
 
 /** 403 MAX_PROJECTS_REACHED when the user already owns as many projects as allowed. */

@@ -22,7 +22,7 @@ import {
 } from './account-rules/account.rules.js';
 import type { Role } from './auth.service.js';
 import { hashPassword } from './password.js';
-import { standingOf } from './subscription.service.js';
+import { ensureSubscription, standingOf } from './subscription.service.js';
 
 /** The user object of the API (spec §3 User). */
 export interface UserDto {
@@ -136,7 +136,7 @@ export function createUsersService(deps: AppDeps) {
       return toUserDto(row);
     },
 
-    /** Credits (hectares) the user has left: granted − charged. */
+    /** Credits (hectares) the user has left: the balance of their current subscription. */
     async totalCredits(id: string): Promise<number> {
       return (await standingOf(deps, id)).credits;
     },
@@ -187,6 +187,7 @@ export function createUsersService(deps: AppDeps) {
         activationPending: false,
       });
       if (!row) throw exists();
+      await ensureSubscription(deps, row.id);
       return toUserDto(row);
     },
 

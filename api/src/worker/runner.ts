@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { warmTilerPool } from '@nuage/engine/tiler/tiler-warm-up.js';
-import { type Runner, run, Logger as WorkerLogger } from 'graphile-worker';
+import { parseCronItems, type Runner, run, Logger as WorkerLogger } from 'graphile-worker';
 import pg from 'pg';
 import type { AppDeps } from '../context.js';
 import { recordHeartbeat, removeHeartbeat } from '../db/queries/health.queries.js';
+import { BILLING_CRON } from '../jobs/billing.task.js';
 import { createTaskList } from '../jobs/index.js';
 import { startRecovery } from '../jobs/recovery.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
@@ -44,7 +45,8 @@ export async function startWorker(deps: AppDeps, options: { databaseUrl: string 
     concurrency: deps.config.WORKER_CONCURRENCY,
     noHandleSignals: true,
     noPreparedStatements: true,
-    parsedCronItems: [],
+    // The billing tick (allocations, cancellations at the anniversary, grace periods).
+    parsedCronItems: parseCronItems([BILLING_CRON]),
     // The embedded database does not deliver LISTEN/NOTIFY reliably across its
     // multiplexed connections, so poll often enough that a job starts within 2 s.
     pollInterval: deps.config.databaseKind === 'embedded' ? 500 : 1_000,

@@ -7,7 +7,17 @@ export const LANGUAGES: readonly Language[] = ['en-US', 'fr'];
 export const DEFAULT_LANGUAGE: Language = 'en-US';
 
 /** Translation namespaces: one JSON file per namespace and language in public/locales/<lang>/. */
-export const NAMESPACES = ['common', 'auth', 'account', 'admin', 'errors', 'validation', 'projects', 'viewer'] as const;
+export const NAMESPACES = [
+  'common',
+  'auth',
+  'account',
+  'admin',
+  'errors',
+  'validation',
+  'projects',
+  'viewer',
+  'billing',
+] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 /** Browser storage key of a language chosen before logging in. */

@@ -3,7 +3,11 @@ import type { Database, SubscriptionStatus } from '../types.js';
 
 type Db = Kysely<Database>;
 
-/** A user's own limits and subscription standing; null fields (or no row) fall back to the configured defaults. */
+/**
+ * A user's limits and standing as migration 0004 kept them (user_limits); null
+ * fields (or no row) meant the configured defaults. Since 0006 the limits live
+ * on the subscription; this row only matters for a user not converted yet.
+ */
 export interface StoredLimits {
   maxProjects: number | null;
   maxInputFileBytes: number | null;
@@ -25,34 +29,31 @@ export async function readUserLimits(db: Db, userId: string): Promise<StoredLimi
   };
 }
 
-/** Sets a user's limits (admins, billing and tests); fields left undefined keep their value, null resets to the default. */
-export async function writeUserLimits(db: Db, userId: string, limits: Partial<StoredLimits>): Promise<void> {
+/**
+ * Sets a user's limits (admins and tests): those of the current subscription,
+ * and those of the 0004 row a user without a subscription yet is converted
+ * from. Fields left undefined keep their value; null means the configured default.
+ */
+export async function writeUserLimits(
+  db: Db,
+  userId: string,
+  limits: Partial<Pick<StoredLimits, 'maxProjects' | 'maxInputFileBytes' | 'maxStorageBytes'>>,
+): Promise<void> {
   const values = {
     ...(limits.maxProjects !== undefined ? { max_projects: limits.maxProjects } : {}),
     ...(limits.maxInputFileBytes !== undefined ? { max_input_file_bytes: limits.maxInputFileBytes } : {}),
     ...(limits.maxStorageBytes !== undefined ? { max_storage_bytes: limits.maxStorageBytes } : {}),
-    ...(limits.subscriptionStatus !== undefined ? { subscription_status: limits.subscriptionStatus } : {}),
-    ...(limits.creditHectares !== undefined ? { credit_hectares: limits.creditHectares } : {}),
   };
+  if (Object.keys(values).length === 0) return;
+  await db
+    .updateTable('subscriptions')
+    .set({ ...values, updated_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('is_current', '=', true)
+    .execute();
   await db
     .insertInto('user_limits')
     .values({ user_id: userId, ...values })
     .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...values, updated_at: new Date() }))
     .execute();
-}
-
-/** Hectares charged to a user (the charges ledger) and the credits granted to them (null: the default). */
-export async function readCreditTotals(
-  db: Db,
-  userId: string,
-): Promise<{ grantedHectares: number | null; chargedHectares: number }> {
-  const row = await db
-    .selectFrom('user_credit_totals')
-    .select(['granted_hectares', 'charged_hectares'])
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return {
-    grantedHectares: row?.granted_hectares === null || row === undefined ? null : Number(row.granted_hectares),
-    chargedHectares: Number(row?.charged_hectares ?? 0),
-  };
 }

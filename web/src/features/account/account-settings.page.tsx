@@ -3,7 +3,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { LANGUAGES } from '../../app/i18n.js';
 import { usePreferences } from '../../app/preferences.js';
 import { ROUTES } from '../../app/route-paths.js';
@@ -17,6 +16,9 @@ import { PageFrame } from '../../shared/ui/page-frame.js';
 import { TextField } from '../../shared/ui/text-field.js';
 import { showToast } from '../../shared/ui/toaster.js';
 import { type ProfileValues, profileSchema } from '../auth/auth.schemas.js';
+import { MySubscriptionSummary } from '../billing/my-subscription.js';
+import { AccessTokensCard } from './access-tokens-card.js';
+import '../billing/billing.css';
 import { updateCurrentUser } from './account.api.js';
 
 const LANGUAGE_NAMES: Record<Language, string> = { 'en-US': 'English', fr: 'Français' };
@@ -112,7 +114,7 @@ function ProfileForm({ user }: { user: User }) {
   );
 }
 
-/** Account settings (route user/settings): theme, language, profile and a way to the subscription. */
+/** Account settings (route user/settings): theme, language, profile, a way to the subscription, access tokens. */
 export function AccountSettingsPage() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -150,9 +152,10 @@ export function AccountSettingsPage() {
         </Card>
         <Card className="nu-settings__card">
           <H2>{t('account:subscription.title')}</H2>
-          <p>{t('account:subscription.intro')}</p>
-          <Link to={ROUTES.user_subscription}>{t('account:subscription.open')}</Link>
+          <p className="nu-muted">{t('account:subscription.intro')}</p>
+          <MySubscriptionSummary />
         </Card>
+        <AccessTokensCard />
       </div>
     </PageFrame>
   );

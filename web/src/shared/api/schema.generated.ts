@@ -1067,6 +1067,165 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/current/access-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current user's personal access tokens
+         * @description Tokens not revoked, newest first. The tokens themselves are never shown again after creation.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tokens */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccessTokenList"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a personal access token for a GIS tool or a script
+         * @description A read-only token that opens the OGC API (`/ogc/...`: collections, items, vector tiles) as this user, sent as `Authorization: Bearer <token>` or, for tools that cannot set headers, `?token=<token>`. It never opens `/api`. The answer holds the token itself: it is shown this once (only its SHA-256 is kept). At most 50 usable tokens per user.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AccessTokenCreate"];
+                };
+            };
+            responses: {
+                /** @description The token, shown once */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedAccessToken"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, FIELD_NOT_EDITABLE */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ACCESS_TOKEN_LIMIT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/current/access-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a personal access token
+         * @description The token stops working at once, on every server.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ACCESS_TOKEN_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users": {
         parameters: {
             query?: never;
@@ -1472,148 +1631,6 @@ export interface paths {
                 };
                 /** @description Conflict: LAST_ADMIN */
                 409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
-        trace?: never;
-    };
-    "/users/{id}/subscription": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A user's subscription standing (admin)
-         * @description Status, credits granted, used and left, and the premium flag. Until billing lands, admins set them here.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The standing */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SubscriptionStanding"];
-                    };
-                };
-                /** @description Invalid request: FORM_INVALID */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Not allowed: FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Not found: NO_ACCOUNT */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Set a user's subscription status, credits and premium flag (admin)
-         * @description Fields left out keep their value; null puts the status or the allowance back to the configured default. Suspended or none blocks creating projects, uploading and processing; inactive or unsubscribed blocks processing.
-         */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SubscriptionStandingPatch"];
-                };
-            };
-            responses: {
-                /** @description Updated */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SubscriptionStanding"];
-                    };
-                };
-                /** @description Invalid request: FORM_INVALID */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Not allowed: FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Not found: NO_ACCOUNT */
-                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3267,6 +3284,196 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assets/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed download URL of a vector asset exported as GeoJSON, DXF or Shapefile
+         * @description A vector asset (contours, grid, buildings, trees...) as GeoJSON, DXF or Shapefile: a signed, expiring (6 h) download URL, Range supported, with the download name `<project>-<asset type>.<geojson|dxf|zip>`. The export is made from the asset's stored GeoJSON on the first request (seconds for large layers) and kept beside it: later requests answer at once, until a new processing replaces the asset. The asset must be READY (409 ASSET_NOT_READY).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description `geojson`: GeoJSON (RFC 7946, EPSG:4326, application/geo+json); `dxf`: DXF in the project CRS (image/vnd.dxf); `shp`: zipped Shapefile in the project CRS (.shp/.shx/.dbf/.prj/.cpg, application/zip). Anything else: 400 EXPORT_FORMAT_UNKNOWN. */
+                    format: "geojson" | "dxf" | "shp";
+                };
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The URL */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuppliedFile"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, EXPORT_FORMAT_UNKNOWN, EXPORT_NOT_VECTOR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND, FILE_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ASSET_NOT_READY, CRS_REQUIRED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: EXPORT_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: EXPORT_NOT_POSSIBLE */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{id}/export-from-shared-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed download URL of a vector asset export, for a share-token holder
+         * @description A vector asset (contours, grid, buildings, trees...) as GeoJSON, DXF or Shapefile: a signed, expiring (6 h) download URL, Range supported, with the download name `<project>-<asset type>.<geojson|dxf|zip>`. The export is made from the asset's stored GeoJSON on the first request (seconds for large layers) and kept beside it: later requests answer at once, until a new processing replaces the asset. The asset must be READY (409 ASSET_NOT_READY).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description `geojson`: GeoJSON (RFC 7946, EPSG:4326, application/geo+json); `dxf`: DXF in the project CRS (image/vnd.dxf); `shp`: zipped Shapefile in the project CRS (.shp/.shx/.dbf/.prj/.cpg, application/zip). Anything else: 400 EXPORT_FORMAT_UNKNOWN. */
+                    format: "geojson" | "dxf" | "shp";
+                    token: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The URL */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuppliedFile"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, EXPORT_FORMAT_UNKNOWN, EXPORT_NOT_VECTOR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND, FILE_NOT_FOUND, SHARE_TOKEN_INVALID */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ASSET_NOT_READY, CRS_REQUIRED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: EXPORT_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: EXPORT_NOT_POSSIBLE */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/process-data": {
         parameters: {
             query?: never;
@@ -3916,6 +4123,1850 @@ export interface paths {
         };
         trace?: never;
     };
+    "/subscriptions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My current subscription
+         * @description The subscription that applies now (spec §3: status, credits, allowance, allocation dates, validUntil, limits), with the projects and bytes used. 404 NO_SUBSCRIPTION without one.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The current subscription */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CurrentSubscription"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: NO_SUBSCRIPTION */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscriptions/current/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My credits history
+         * @description Every movement of my credits, newest first: allocations, grants, reservations of processings, releases, charges, transfers.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number | null;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of the ledger */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreditsLedgerPage"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscriptions/current/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel my subscription
+         * @description Takes effect at the anniversary (end of the period paid for): until then the subscription stays active with unsubscribePending; a paid one is cancelled at the payment provider at the end of its period.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The subscription, cancellation pending */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: NO_SUBSCRIPTION */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: SUBSCRIPTION_STATE_CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: PAYMENT_PROVIDER_ERROR */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscriptions table (admin, tab subscribed)
+         * @description Table contract (limit, offset, sortBy, order, search on name, user email, template, payment id) with filters status, userId, templateId and current.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows per page. */
+                    limit?: number;
+                    offset?: number | null;
+                    sortBy?: "id" | "name" | "user" | "template" | "status" | "globalStatus" | "category" | "credits" | "startDate" | "endDate" | "validUntil" | "nextAllocationDate" | "createdAt";
+                    order?: "ASC" | "DESC";
+                    /** @description Case-insensitive text search. */
+                    search?: string;
+                    /** @description Spec §4: active; inactive (not activated, replaced or deactivated: no processing); suspended (no project creation, upload or processing); unsubscribed (cancelled and ended). */
+                    status?: components["schemas"]["SubscriptionStatus"];
+                    userId?: string;
+                    templateId?: string;
+                    /** @description true: only the subscription that applies to each user now. */
+                    current?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionPage"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Subscribe a user to a template (admin)
+         * @description activate (default true): it becomes the user's current subscription now, with the template's credits (the previous one hands its credits over); false: it waits, inactive.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        userId: string;
+                        templateId: string;
+                        activate?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: NO_ACCOUNT, TEMPLATE_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/subscriptions/suspend-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suspend all subscriptions of a user, or of everyone (admin) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description How many were suspended */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            suspended: number;
+                        };
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/subscriptions/activate-last": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Activate a user's last subscription (admin) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Activated */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: NO_SUBSCRIPTION */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One subscription with its history (admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The subscription and who changed what, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionDetail"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: SUBSCRIPTION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a subscription (admin)
+         * @description Fields left out keep their value; null limits mean the configured default. Audited.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SubscriptionEdit"];
+                };
+            };
+            responses: {
+                /** @description Updated */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: SUBSCRIPTION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/admin/subscriptions/{id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A subscription's credits ledger (admin) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number | null;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of the ledger */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreditsLedgerPage"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/subscriptions/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant or remove credits by hand (admin)
+         * @description hectares > 0 adds them (a grant), < 0 takes them off (409 CREDITS_NEGATIVE below zero). Written to the ledger with the admin and the note.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        hectares: number;
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Updated */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: SUBSCRIPTION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: CREDITS_NEGATIVE */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/subscriptions/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a subscription (admin)
+         * @description Activate: active, enabled and the user’s current subscription (spec §4). Audited (who, when).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Updated */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: SUBSCRIPTION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: SUBSCRIPTION_STATE_CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/subscriptions/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a subscription (admin)
+         * @description Suspend: no project creation, upload or processing until reactivated. Audited (who, when).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Updated */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: SUBSCRIPTION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: SUBSCRIPTION_STATE_CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/subscriptions/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a subscription (admin)
+         * @description Reactivate a suspended (or deactivated) subscription. Audited (who, when).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Updated */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: SUBSCRIPTION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: SUBSCRIPTION_STATE_CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a subscription (admin)
+         * @description Cancel at the anniversary: stays active with unsubscribePending until validUntil, then the scheduled job ends it. Audited (who, when).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Updated */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: SUBSCRIPTION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: SUBSCRIPTION_STATE_CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: PAYMENT_PROVIDER_ERROR */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/subscription-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Templates table (admin, tab templates) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows per page. */
+                    limit?: number;
+                    offset?: number | null;
+                    sortBy?: "id" | "name" | "category" | "enabled" | "credits" | "creditsAllowance" | "price" | "activeSubscriptions" | "createdAt";
+                    order?: "ASC" | "DESC";
+                    /** @description Case-insensitive text search. */
+                    search?: string;
+                    enabled?: "true" | "false";
+                    /** @description PAID (bought through the payment provider or given by an admin) or FREEMIUM. */
+                    category?: components["schemas"]["SubscriptionCategory"];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionTemplatePage"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a template (admin) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SubscriptionTemplateInput"];
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionTemplate"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/subscription-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One template with its history (admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The template */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionTemplateDetail"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: TEMPLATE_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit, deactivate or reactivate a template (admin)
+         * @description enabled false deactivates it (not offered nor subscribed to any more; subscriptions made from it go on), true reactivates it. Audited.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SubscriptionTemplateEdit"];
+                };
+            };
+            responses: {
+                /** @description Updated */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionTemplate"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: TEMPLATE_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/billing/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What can be bought (buy page)
+         * @description The enabled PAID templates open now. paymentsConfigured is false without STRIPE_SECRET_KEY: the page then says purchases are not configured.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Offers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Offers"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a purchase (Stripe Checkout)
+         * @description Answers the Stripe Checkout page to send the browser to: a subscription for a template with a period, a one-off payment for a pack. Stripe then returns to #/user/subscription/buy/success or …/cancel with session_id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        templateId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Go there */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CheckoutStart"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: TEMPLATE_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: TEMPLATE_NOT_AVAILABLE */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: PAYMENT_PROVIDER_ERROR */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unavailable (see Retry-After): PAYMENTS_NOT_CONFIGURED */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/checkout/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A purchase of mine (success page)
+         * @description Brought up to date from Stripe when the webhook has not told yet, so the success page shows the credits added and the subscription ready.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The purchase */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Purchase"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: CHECKOUT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: PAYMENT_PROVIDER_ERROR */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/checkout/{sessionId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a purchase (cancel page)
+         * @description The Checkout session is expired at Stripe so it cannot be paid later; one paid meanwhile is completed instead.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The purchase */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Purchase"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: CHECKOUT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: PAYMENT_PROVIDER_ERROR */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe webhook
+         * @description Called by Stripe. The Stripe-Signature header is checked on the raw body with STRIPE_WEBHOOK_SECRET (5 minutes of tolerance). Each event id is applied once (replays answer duplicate: true); events may come in any order. Handles checkout.session.completed/expired, invoice.paid, invoice.payment_failed (suspension after PAYMENT_GRACE_DAYS) and customer.subscription.created/updated/deleted.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "stripe-signature"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Received */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookReceipt"];
+                    };
+                };
+                /** @description Invalid request: WEBHOOK_SIGNATURE_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: PAYMENT_PROVIDER_ERROR */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unavailable (see Retry-After): PAYMENTS_NOT_CONFIGURED */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/statistics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statistics of the platform (admin)
+         * @description Series per day or month over [from, to] (days, UTC, both included; default the last 12 months by month, at most 400 periods): users and projects (added, running total), hectares processed, processings ended well or not, revenue per currency; and now: storage used, subscriptions per template and status, totals.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                    to?: string;
+                    interval?: "day" | "month";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The statistics */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Statistics"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4032,6 +6083,10 @@ export interface components {
          *     - `ASSET_NOT_READY` (409): The asset is not ready (details.status).
          *     - `NO_TILES` (404): The asset does not have a valid accessUrl (it has no tiles).
          *     - `FILE_NOT_FOUND` (404): The asset has no file with this extension.
+         *     - `EXPORT_FORMAT_UNKNOWN` (400): The export format (query parameter `format`) must be geojson, dxf or shp (details.allowed).
+         *     - `EXPORT_NOT_VECTOR` (400): Only vector assets are exported as GeoJSON, DXF or Shapefile; download other assets as they are.
+         *     - `EXPORT_TOO_LARGE` (413): The layer is too large for this format (a Shapefile holds at most 2 GB): export GeoJSON or DXF.
+         *     - `EXPORT_NOT_POSSIBLE` (422): This layer cannot be written in this format (the message says why, details.format names it).
          *     - `AREA_NOT_COMPUTED` (409): The area could not be calculated: contact support.
          *     - `SUBSCRIPTION_SUSPENDED` (403): Your subscription is suspended: contact support (no project creation, upload or processing).
          *     - `NO_SUBSCRIPTION` (403): No subscription found: contact support (no project creation, upload or processing).
@@ -4047,10 +6102,25 @@ export interface components {
          *     - `TILE_URL_EXPIRED` (403): The tile or file URL has expired: ask for a new one.
          *     - `INVALID_RANGE` (416): The requested byte range is outside the file.
          *     - `INVALID_TILING_PARAMETERS` (400): The tiling parameters text is not valid tiler options.
-         *     - `INVALID_BBOX` (400): bbox must be minLon,minLat,maxLon,maxLat in EPSG:4326.
+         *     - `INVALID_BBOX` (400): bbox must be minx,miny,maxx,maxy (or 6 numbers with heights) in bbox-crs (default CRS84: lon,lat).
+         *     - `INVALID_PARAMETER` (400): A query parameter of an OGC API request is not valid (details.parameter names it: limit, f, datetime...).
+         *     - `INVALID_CRS` (400): crs or bbox-crs is not a CRS the collection offers (details.parameter, details.supported).
+         *     - `INVALID_FILTER` (400): filter is not CQL2 text this server understands, or names a property that is not a queryable (details.parameter).
+         *     - `ACCESS_TOKEN_INVALID` (401): The access token or share token is not valid (unknown, revoked or expired).
+         *     - `ACCESS_TOKEN_NOT_FOUND` (404): You have no such personal access token.
+         *     - `ACCESS_TOKEN_LIMIT` (409): You have as many personal access tokens as allowed (50): revoke one you no longer use.
+         *     - `SUBSCRIPTION_NOT_FOUND` (404): No such subscription.
+         *     - `SUBSCRIPTION_STATE_CONFLICT` (409): The subscription is not in a status this action applies to (details.status).
+         *     - `TEMPLATE_NOT_FOUND` (404): No such subscription template.
+         *     - `TEMPLATE_NOT_AVAILABLE` (409): This offer cannot be bought now (template disabled, not PAID, outside its dates or without a price).
+         *     - `CREDITS_NEGATIVE` (409): Credits never go below zero: fewer hectares are available than this takes off (details.available).
+         *     - `PAYMENTS_NOT_CONFIGURED` (503): Purchases are not configured on this server (no STRIPE_SECRET_KEY or STRIPE_WEBHOOK_SECRET).
+         *     - `PAYMENT_PROVIDER_ERROR` (502): The payment provider failed: try again later.
+         *     - `CHECKOUT_NOT_FOUND` (404): No such purchase of yours.
+         *     - `WEBHOOK_SIGNATURE_INVALID` (400): The webhook signature is missing, wrong or older than 5 minutes.
          * @enum {string}
          */
-        ErrorCode: "NOT_FOUND" | "INTERNAL" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "FORM_INVALID" | "INVALID_EMAIL" | "DISPOSABLE_EMAIL" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "UNKNOWN_COUNTRY" | "INVALID_LINK_URL" | "INVALID_CREDENTIALS" | "NO_ACCOUNT" | "ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_NOT_ACTIVATED" | "INVALID_RESET_LINK" | "INVALID_ACTIVATION_LINK" | "RESET_MAIL_FAILED" | "ACTIVATION_MAIL_FAILED" | "TOO_MANY_ATTEMPTS" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "FIELD_NOT_EDITABLE" | "LAST_ADMIN" | "PROJECT_NOT_FOUND" | "DUPLICATE_PROJECT_NAME" | "PROJECT_NAME_REQUIRED" | "PROJECT_NAME_TOO_LONG" | "PROJECT_NAME_SLASH" | "MAX_PROJECTS_REACHED" | "FILE_TOO_LARGE" | "FILE_SIZE_LIMIT_ZERO" | "STORAGE_LIMIT_REACHED" | "LAYER_NOT_FOUND" | "ASSET_NOT_FOUND" | "UNSUPPORTED_ASSET_TYPE" | "INVALID_FILE" | "MISSING_LAS_HEADER" | "FILE_REQUIRED" | "ASSET_ALREADY_UPLOADED" | "UPLOAD_URL_INVALID" | "UPLOAD_URL_EXPIRED" | "UPLOAD_URL_USED" | "UPLOAD_INCOMPLETE" | "ASSET_NOT_UPLOADED" | "CRS_REQUIRED" | "UNKNOWN_EPSG" | "PROJECT_NOT_UPLOADED" | "PROJECT_NOT_READY" | "ASSET_NOT_READY" | "NO_TILES" | "FILE_NOT_FOUND" | "AREA_NOT_COMPUTED" | "SUBSCRIPTION_SUSPENDED" | "NO_SUBSCRIPTION" | "SUBSCRIPTION_INACTIVE" | "INSUFFICIENT_CREDITS" | "PROCESSING_ALREADY_RUNNING" | "INVALID_PROCESSING_OPTIONS" | "JOB_NOT_FOUND" | "JOB_NOT_FAILED" | "SHARE_TOKEN_INVALID" | "PREMIUM_REQUIRED" | "TILE_URL_INVALID" | "TILE_URL_EXPIRED" | "INVALID_RANGE" | "INVALID_TILING_PARAMETERS" | "INVALID_BBOX";
+        ErrorCode: "NOT_FOUND" | "INTERNAL" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "FORM_INVALID" | "INVALID_EMAIL" | "DISPOSABLE_EMAIL" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "UNKNOWN_COUNTRY" | "INVALID_LINK_URL" | "INVALID_CREDENTIALS" | "NO_ACCOUNT" | "ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_NOT_ACTIVATED" | "INVALID_RESET_LINK" | "INVALID_ACTIVATION_LINK" | "RESET_MAIL_FAILED" | "ACTIVATION_MAIL_FAILED" | "TOO_MANY_ATTEMPTS" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "FIELD_NOT_EDITABLE" | "LAST_ADMIN" | "PROJECT_NOT_FOUND" | "DUPLICATE_PROJECT_NAME" | "PROJECT_NAME_REQUIRED" | "PROJECT_NAME_TOO_LONG" | "PROJECT_NAME_SLASH" | "MAX_PROJECTS_REACHED" | "FILE_TOO_LARGE" | "FILE_SIZE_LIMIT_ZERO" | "STORAGE_LIMIT_REACHED" | "LAYER_NOT_FOUND" | "ASSET_NOT_FOUND" | "UNSUPPORTED_ASSET_TYPE" | "INVALID_FILE" | "MISSING_LAS_HEADER" | "FILE_REQUIRED" | "ASSET_ALREADY_UPLOADED" | "UPLOAD_URL_INVALID" | "UPLOAD_URL_EXPIRED" | "UPLOAD_URL_USED" | "UPLOAD_INCOMPLETE" | "ASSET_NOT_UPLOADED" | "CRS_REQUIRED" | "UNKNOWN_EPSG" | "PROJECT_NOT_UPLOADED" | "PROJECT_NOT_READY" | "ASSET_NOT_READY" | "NO_TILES" | "FILE_NOT_FOUND" | "EXPORT_FORMAT_UNKNOWN" | "EXPORT_NOT_VECTOR" | "EXPORT_TOO_LARGE" | "EXPORT_NOT_POSSIBLE" | "AREA_NOT_COMPUTED" | "SUBSCRIPTION_SUSPENDED" | "NO_SUBSCRIPTION" | "SUBSCRIPTION_INACTIVE" | "INSUFFICIENT_CREDITS" | "PROCESSING_ALREADY_RUNNING" | "INVALID_PROCESSING_OPTIONS" | "JOB_NOT_FOUND" | "JOB_NOT_FAILED" | "SHARE_TOKEN_INVALID" | "PREMIUM_REQUIRED" | "TILE_URL_INVALID" | "TILE_URL_EXPIRED" | "INVALID_RANGE" | "INVALID_TILING_PARAMETERS" | "INVALID_BBOX" | "INVALID_PARAMETER" | "INVALID_CRS" | "INVALID_FILTER" | "ACCESS_TOKEN_INVALID" | "ACCESS_TOKEN_NOT_FOUND" | "ACCESS_TOKEN_LIMIT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_STATE_CONFLICT" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_AVAILABLE" | "CREDITS_NEGATIVE" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_PROVIDER_ERROR" | "CHECKOUT_NOT_FOUND" | "WEBHOOK_SIGNATURE_INVALID";
         /** @description The request was taken; the outcome goes to the mailbox only. */
         Accepted: {
             /** @enum {boolean} */
@@ -4086,38 +6156,42 @@ export interface components {
                 disposableEmailsRefused: boolean;
             };
         };
+        AccessTokenList: {
+            results: components["schemas"]["AccessToken"][];
+        };
+        AccessToken: {
+            /** @example 12 */
+            id: string;
+            /** @example QGIS on my laptop */
+            name: string;
+            /** @description The first characters of the token, to tell tokens apart. */
+            prefix: string;
+            /**
+             * @description Read-only: OGC API collections, items and vector tiles.
+             * @enum {string}
+             */
+            scope: "read";
+            createdAt: string;
+            /** @description Last use, to the minute; null when never used. */
+            lastUsedAt: string | null;
+            /** @description When it stops working; null: until revoked. */
+            expiresAt: string | null;
+            expired: boolean;
+        };
+        CreatedAccessToken: components["schemas"]["AccessToken"] & {
+            /** @description The token: copy it now, it is not shown again. */
+            token: string;
+        };
+        AccessTokenCreate: {
+            /** @example QGIS on my laptop */
+            name: string;
+            /** @description Days until it stops working; omitted or null: until revoked. */
+            expiresInDays?: number | null;
+        };
         UserPage: {
             /** @description Rows matching, over all pages. */
             count: number;
             results: components["schemas"]["User"][];
-        };
-        SubscriptionStanding: {
-            userId: string;
-            status: components["schemas"]["SubscriptionStatus"];
-            /** @description Credits granted, hectares. */
-            creditsAllowance: number;
-            /** @description Hectares charged by processings. */
-            creditsUsed: number;
-            /** @description Hectares left: creditsAllowance − creditsUsed. */
-            credits: number;
-            /** @description The status is the configured default (none was set). */
-            defaultStatus: boolean;
-            /** @description The allowance is DEFAULT_CREDIT_HECTARES (none was set). */
-            defaultAllowance: boolean;
-            /** @description May download the classified point cloud. */
-            premium: boolean;
-        };
-        /**
-         * @description active, inactive, suspended, unsubscribed (spec §4), or none: no subscription at all.
-         * @enum {string}
-         */
-        SubscriptionStatus: "active" | "inactive" | "suspended" | "unsubscribed" | "none";
-        SubscriptionStandingPatch: {
-            /** @description null: back to DEFAULT_SUBSCRIPTION_STATUS. */
-            status?: components["schemas"]["SubscriptionStatus"] | null;
-            /** @description Credits granted, hectares (0 to 1e9); null: back to DEFAULT_CREDIT_HECTARES. */
-            creditsAllowance?: number | null;
-            premium?: boolean;
         };
         Project: {
             /**
@@ -4323,7 +6397,7 @@ export interface components {
         ProcessingRequest: {
             options?: components["schemas"]["ProcessingOptions"];
         };
-        /** @description The major contour interval must be greater than the minor one. Fields: dtmResolutionCm, gridResolutionCm, contourMinorCm, contourMajorCm, powerLineBuffersCm, clearanceHeightCm, treeFallHeightBufferCm, crownShape, buildingSimplification. */
+        /** @description The major contour interval must be greater than the minor one. Fields: dtmResolutionCm, gridResolutionCm, contourMinorCm, contourMajorCm, powerLineBuffersCm, clearanceHeightCm, treeFallHeightBufferCm, chmResolutionCm, crownShape, buildingSimplification. */
         ProcessingOptions: {
             /** @description 20–3000 cm (default 50). */
             dtmResolutionCm?: number;
@@ -4339,6 +6413,8 @@ export interface components {
             clearanceHeightCm?: number;
             /** @description 10–1000 cm (default 100). */
             treeFallHeightBufferCm?: number;
+            /** @description 0–500 cm (default 0). */
+            chmResolutionCm?: number;
             /**
              * @description Default NARROW.
              * @enum {string}
@@ -4455,6 +6531,407 @@ export interface components {
         GlobalParametersPatch: {
             pointSize?: number;
             tilingParameters?: string;
+        };
+        CurrentSubscription: {
+            subscription: components["schemas"]["Subscription"];
+            usage: {
+                projects: number;
+                storageBytes: number;
+            };
+        };
+        Subscription: {
+            id: string;
+            name: string;
+            description: string;
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            startDate: string;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            endDate: string | null;
+            status: components["schemas"]["SubscriptionStatus"];
+            globalStatus: components["schemas"]["SubscriptionGlobalStatus"];
+            category: components["schemas"]["SubscriptionCategory"];
+            /** @description Hectares available now (reserved hectares already taken off). */
+            credits: number;
+            /** @description Hectares of each allocation. */
+            creditsAllowance: number;
+            allocationPeriod: components["schemas"]["AllocationPeriod"];
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            lastAllocationDate: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            nextAllocationDate: string | null;
+            /**
+             * Format: date-time
+             * @description End of the period paid for (the anniversary).
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            validUntil: string | null;
+            /** @description Cancelled: stays active until validUntil, then ends (waiting to be disabled). */
+            unsubscribePending: boolean;
+            premium: boolean;
+            paymentProductId: string | null;
+            paymentSubscriptionId: string | null;
+            paymentProductReference: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            paymentFailedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            graceUntil: string | null;
+            /** @enum {string|null} */
+            suspensionReason: "admin" | "payment" | null;
+            limits: components["schemas"]["SubscriptionLimits"];
+            effectiveLimits: components["schemas"]["EffectiveLimits"];
+            /** @description The subscription that applies to its user now. */
+            current: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            endedAt: string | null;
+            user: {
+                id: string;
+                email: string | null;
+            };
+            creator: {
+                id: string;
+                email: string | null;
+            } | null;
+            template: {
+                id: string;
+                name: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @description Spec §4: active; inactive (not activated, replaced or deactivated: no processing); suspended (no project creation, upload or processing); unsubscribed (cancelled and ended).
+         * @enum {string}
+         */
+        SubscriptionStatus: "active" | "inactive" | "suspended" | "unsubscribed";
+        /**
+         * @description The status in three: ACTIVE, INACTIVE (inactive or unsubscribed), SUSPENDED.
+         * @enum {string}
+         */
+        SubscriptionGlobalStatus: "ACTIVE" | "INACTIVE" | "SUSPENDED";
+        /**
+         * @description PAID (bought through the payment provider or given by an admin) or FREEMIUM.
+         * @enum {string}
+         */
+        SubscriptionCategory: "PAID" | "FREEMIUM";
+        /**
+         * @description NONE: credits once; MONTH, YEAR: the allowance each period (a FREEMIUM subscription is refilled up to it, a PAID one receives it with each paid invoice).
+         * @enum {string}
+         */
+        AllocationPeriod: "NONE" | "MONTH" | "YEAR";
+        /** @description Limits as set; null: the configured default (DEFAULT_MAX_*). */
+        SubscriptionLimits: {
+            maxProjects: number | null;
+            /** @description Bytes (shown in GB). */
+            maxInputFileBytes: number | null;
+            /** @description Total bytes of assets (shown in GB). */
+            maxStorageBytes: number | null;
+        };
+        /** @description The limits that apply, defaults filled in. */
+        EffectiveLimits: {
+            maxProjects: number;
+            maxInputFileBytes: number;
+            maxStorageBytes: number;
+        };
+        CreditsLedgerPage: {
+            count: number;
+            results: components["schemas"]["CreditsLedgerEntry"][];
+        };
+        CreditsLedgerEntry: {
+            id: string;
+            /** @enum {string} */
+            kind: "opening" | "allocation" | "grant" | "adjustment" | "reservation" | "release" | "charge" | "transfer";
+            /** @description Hectares. */
+            hectares: number;
+            /** @description Signed change of the credits available. */
+            delta: number;
+            subscriptionId: string | null;
+            project: {
+                id: string;
+                name: string | null;
+            } | null;
+            jobId: string | null;
+            actor: {
+                id: string;
+                email: string | null;
+            } | null;
+            note: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            createdAt: string;
+        };
+        SubscriptionPage: {
+            /** @description Rows matching, over all pages. */
+            count: number;
+            results: components["schemas"]["Subscription"][];
+        };
+        SubscriptionDetail: {
+            subscription: components["schemas"]["Subscription"];
+            events: components["schemas"]["SubscriptionEvent"][];
+        };
+        SubscriptionEvent: {
+            id: string;
+            action: string;
+            /** @description Who did it; null: the system (payments, schedule). */
+            actor: {
+                id: string;
+                email: string | null;
+            } | null;
+            details: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            createdAt: string;
+        };
+        SubscriptionEdit: {
+            name?: string;
+            description?: string;
+            enabled?: boolean;
+            /** Format: date-time */
+            endDate?: string | null;
+            /** Format: date-time */
+            validUntil?: string | null;
+            category?: components["schemas"]["SubscriptionCategory"];
+            creditsAllowance?: number;
+            allocationPeriod?: components["schemas"]["AllocationPeriod"];
+            /** Format: date-time */
+            nextAllocationDate?: string | null;
+            premium?: boolean;
+            paymentProductId?: string | null;
+            paymentProductReference?: string | null;
+            maxProjects?: number | null;
+            maxInputFileBytes?: number | null;
+            maxStorageBytes?: number | null;
+        };
+        SubscriptionTemplatePage: {
+            /** @description Rows matching, over all pages. */
+            count: number;
+            results: components["schemas"]["SubscriptionTemplate"][];
+        };
+        SubscriptionTemplate: {
+            id: string;
+            name: string;
+            description: string;
+            enabled: boolean;
+            /** @description The freemium template every new account gets. */
+            isDefault: boolean;
+            category: components["schemas"]["SubscriptionCategory"];
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            startDate: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            endDate: string | null;
+            /** @description Hectares a new subscription starts with. */
+            credits: number;
+            /** @description Hectares. */
+            creditsAllowance: number;
+            allocationPeriod: components["schemas"]["AllocationPeriod"];
+            durationMonths: number | null;
+            premium: boolean;
+            /** @description Price shown (minor units: cents). */
+            price: {
+                amount: number;
+                currency: string;
+            } | null;
+            /** @description The Stripe price id Checkout charges. */
+            paymentProductId: string | null;
+            paymentProductReference: string | null;
+            limits: components["schemas"]["SubscriptionLimits"];
+            activeSubscriptions: number;
+            subscriptions: number;
+            creatorId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-05-01T00:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        SubscriptionTemplateInput: {
+            name: string;
+            description?: string;
+            enabled?: boolean;
+            category: components["schemas"]["SubscriptionCategory"];
+            /** Format: date-time */
+            startDate?: string | null;
+            /** Format: date-time */
+            endDate?: string | null;
+            credits?: number;
+            creditsAllowance?: number;
+            allocationPeriod?: components["schemas"]["AllocationPeriod"];
+            durationMonths?: number | null;
+            premium?: boolean;
+            price?: {
+                amount: number;
+                currency: string;
+            } | null;
+            paymentProductId?: string | null;
+            paymentProductReference?: string | null;
+            maxProjects?: number | null;
+            maxInputFileBytes?: number | null;
+            maxStorageBytes?: number | null;
+        };
+        SubscriptionTemplateDetail: {
+            template: components["schemas"]["SubscriptionTemplate"];
+            events: components["schemas"]["SubscriptionEvent"][];
+        };
+        SubscriptionTemplateEdit: {
+            name?: string;
+            description?: string;
+            enabled?: boolean;
+            category?: components["schemas"]["SubscriptionCategory"];
+            /** Format: date-time */
+            startDate?: string | null;
+            /** Format: date-time */
+            endDate?: string | null;
+            credits?: number;
+            creditsAllowance?: number;
+            allocationPeriod?: components["schemas"]["AllocationPeriod"];
+            durationMonths?: number | null;
+            premium?: boolean;
+            price?: {
+                amount: number;
+                currency: string;
+            } | null;
+            paymentProductId?: string | null;
+            paymentProductReference?: string | null;
+            maxProjects?: number | null;
+            maxInputFileBytes?: number | null;
+            maxStorageBytes?: number | null;
+        };
+        Offers: {
+            paymentsConfigured: boolean;
+            templates: components["schemas"]["SubscriptionTemplate"][];
+        };
+        CheckoutStart: {
+            url: string;
+            sessionId: string;
+        };
+        Purchase: {
+            id: string;
+            sessionId: string;
+            /** @enum {string} */
+            status: "open" | "completed" | "cancelled" | "expired";
+            /** @enum {string} */
+            mode: "subscription" | "payment";
+            template: {
+                id: string;
+                name: string;
+            } | null;
+            /** @description Credits the purchase added, once completed. */
+            hectares: number | null;
+            subscription: components["schemas"]["Subscription"] & (Record<string, never> | null);
+            createdAt: string;
+            completedAt: string | null;
+        };
+        WebhookReceipt: {
+            /** @enum {boolean} */
+            received: true;
+            duplicate: boolean;
+            /** @enum {string|null} */
+            outcome: "applied" | "ignored" | null;
+        };
+        Statistics: {
+            from: string;
+            to: string;
+            /** @enum {string} */
+            interval: "day" | "month";
+            totals: {
+                users: number;
+                projects: number;
+                activeSubscriptions: number;
+                creditsAvailable: number;
+            };
+            users: {
+                period: string;
+                added: number;
+                total: number;
+            }[];
+            projects: {
+                period: string;
+                added: number;
+                total: number;
+            }[];
+            hectaresProcessed: {
+                period: string;
+                hectares: number;
+            }[];
+            processing: {
+                period: string;
+                success: number;
+                failure: number;
+            }[];
+            storage: {
+                totalBytes: number;
+                byLayer: {
+                    layer: string;
+                    bytes: number;
+                }[];
+                topUsers: {
+                    userId: string;
+                    email: string;
+                    bytes: number;
+                }[];
+            };
+            subscriptionsPerTemplate: {
+                templateId: string | null;
+                name: string;
+                category: string;
+                active: number;
+                suspended: number;
+                inactive: number;
+                unsubscribed: number;
+            }[];
+            revenue: {
+                period: string;
+                currency: string;
+                /** @description Minor units (cents). */
+                amount: number;
+                payments: number;
+            }[];
         };
     };
     responses: never;

@@ -10,7 +10,7 @@ import type { Role, User } from '../../../shared/api/types.js';
 import { errorMessage } from '../../../shared/i18n/error-message.js';
 import { PageFrame } from '../../../shared/ui/page-frame.js';
 import { showToast } from '../../../shared/ui/toaster.js';
-import { SubscriptionEditor } from './subscription-editor.js';
+import { UserSubscriptions } from '../subscriptions/user-subscriptions.js';
 import { UserDetails } from './user-details.js';
 import { setUserEnabled, setUserRole, useEnabledAdminCount, useUser } from './users.api.js';
 import { UserTags } from './users-list.page.js';
@@ -89,7 +89,7 @@ function RoleEditor({ user, onSaved }: { user: User; onSaved: (u: User) => void 
   );
 }
 
-/** Admin: one user (route admin/users/view/{id}): details, role, subscription standing and account state. */
+/** Admin: one user (route admin/users/view/{id}): details, role, account state and subscriptions. */
 export function AdminUserViewPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
@@ -145,10 +145,7 @@ export function AdminUserViewPage() {
             <H2>{t('admin:users.roleTitle')}</H2>
             <RoleEditor key={user.roles.join()} user={user} onSaved={saved} />
           </Card>
-          <Card className="nu-settings__card">
-            <H2>{t('admin:users.subscription.title')}</H2>
-            <SubscriptionEditor userId={user.id} onSaved={() => void mutate()} />
-          </Card>
+
           <Card className="nu-settings__card">
             <H2>{t('admin:users.accountTitle')}</H2>
             <p className="nu-muted">{user.enabled ? t('admin:users.enabledHelp') : t('admin:users.disabledHelp')}</p>
@@ -164,6 +161,10 @@ export function AdminUserViewPage() {
           </Card>
         </div>
       </div>
+      <Card className="nu-settings__card nu-billing__section">
+        <H2>{t('billing:userSubscriptions.title')}</H2>
+        <UserSubscriptions userId={user.id} />
+      </Card>
     </PageFrame>
   );
 }

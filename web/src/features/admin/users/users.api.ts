@@ -1,6 +1,5 @@
 import useSWR from 'swr';
 import { api } from '../../../shared/api/api.js';
-import type { components } from '../../../shared/api/schema.generated.js';
 import type { Page, Role, User } from '../../../shared/api/types.js';
 import type { pageRequest } from '../../../shared/ui/data-table/table-state.js';
 
@@ -45,26 +44,4 @@ export function setUserRole(id: string, role: Role): Promise<User> {
 /** PATCH /users/{id}/enabled: 409 LAST_ADMIN for the last admin. */
 export function setUserEnabled(id: string, enabled: boolean): Promise<User> {
   return api.patch<User>(`/users/${encodeURIComponent(id)}/enabled`, { body: { enabled } });
-}
-
-/** A user's subscription standing (status, credits granted, used and left, premium). */
-export type SubscriptionStanding = components['schemas']['SubscriptionStanding'];
-/** Subscription status: active, inactive, suspended, unsubscribed, or none. */
-export type SubscriptionStatus = components['schemas']['SubscriptionStatus'];
-/** What an admin changes of a standing; null puts the status or the allowance back to the server default. */
-export type SubscriptionStandingPatch = components['schemas']['SubscriptionStandingPatch'];
-
-/** GET /users/{id}/subscription (admin). */
-export function getStanding(id: string): Promise<SubscriptionStanding> {
-  return api.get<SubscriptionStanding>(`/users/${encodeURIComponent(id)}/subscription`);
-}
-
-/** SWR hook of a user's subscription standing (admin). */
-export function useStanding(id: string) {
-  return useSWR(['admin-user-standing', id], () => getStanding(id));
-}
-
-/** PATCH /users/{id}/subscription (admin): status, credits granted, premium. */
-export function setStanding(id: string, patch: SubscriptionStandingPatch): Promise<SubscriptionStanding> {
-  return api.patch<SubscriptionStanding>(`/users/${encodeURIComponent(id)}/subscription`, { body: patch });
 }
