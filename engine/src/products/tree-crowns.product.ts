@@ -3,6 +3,7 @@ import type { StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import type { Raster } from '../raster/raster.js';
+import { traceRegions } from '../raster/region-outlines.js';
 import type { Feature } from '../writers/geojson.writer.js';
 import { featuresToWgs84, writeWgs84GeoJson } from './product-values.js';
 import type { TreeTop, TreeTopsValue } from './tree-tops.product.js';
@@ -164,126 +165,13 @@ export function growCrowns(
   return { labels, cells };
 }
 
-/** Twice the signed area of a ring (counter-clockwise positive). */
-function ringArea2(ring: number[][]): number {
-  let a = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    a += (ring[j]![0]! - ring[i]![0]!) * (ring[j]![1]! + ring[i]![1]!);
-  }
-  return a;
-}
-
-/** Douglas–Peucker on a closed ring (first point repeated at the end). */
-function simplifyRing(ring: number[][], tolerance: number): number[][] {
-  if (ring.length <= 5) return ring;
-  const keep = new Uint8Array(ring.length);
-  keep[0] = 1;
-  keep[ring.length - 1] = 1;
-  // Split at the point farthest from the first so the recursion has two open chains.
-  let far = 0;
-  let farD = -1;
-  for (let i = 1; i < ring.length - 1; i++) {
-    const d = (ring[i]![0]! - ring[0]![0]!) ** 2 + (ring[i]![1]! - ring[0]![1]!) ** 2;
-    if (d > farD) {
-      farD = d;
-      far = i;
-    }
-  }
-  keep[far] = 1;
-  const stack: Array<[number, number]> = [
-    [0, far],
-    [far, ring.length - 1],
-  ];
-  const t2 = tolerance * tolerance;
-  while (stack.length > 0) {
-    const [a, b] = stack.pop()!;
-    const [ax, ay] = ring[a]! as [number, number];
-    const [bx, by] = ring[b]! as [number, number];
-    const dx = bx - ax;
-    const dy = by - ay;
-    const len2 = dx * dx + dy * dy;
-    let best = -1;
-    let bestD = t2;
-    for (let i = a + 1; i < b; i++) {
-      const [px, py] = ring[i]! as [number, number];
-      let d: number;
-      if (len2 === 0) d = (px - ax) ** 2 + (py - ay) ** 2;
-      else {
-        const cross = (px - ax) * dy - (py - ay) * dx;
-        d = (cross * cross) / len2;
-      }
-      if (d > bestD) {
-        bestD = d;
-        best = i;
-      }
-    }
-    if (best >= 0) {
-      keep[best] = 1;
-      stack.push([a, best], [best, b]);
-    }
-  }
-  const out = ring.filter((_, i) => keep[i]);
-  return out.length >= 4 ? out : ring;
-}
-
 /**
- * The outline of each crown: the boundary of its cells traced into rings (the
- * outer one kept), simplified by half a cell, in the CRS. Index = treeId.
+ * The outline of each crown: the outer boundary of its cells, simplified by
+ * half a cell, in the CRS (see {@link traceRegions}). Index = treeId.
  */
 export function crownOutlines(chm: Raster, crowns: CrownRaster, trees: number): Array<number[][] | null> {
-  const { width: W, height: H } = chm;
-  const { labels } = crowns;
-  const res = chm.resolution;
-  // Directed boundary edges between grid corners, cell interior on the left (counter-clockwise rings).
-  const edges: Array<Map<number, number[]>> = Array.from({ length: trees + 1 }, () => new Map());
-  const corner = (r: number, c: number) => r * (W + 1) + c;
-  const add = (id: number, from: number, to: number) => {
-    const m = edges[id]!;
-    const list = m.get(from);
-    if (list) list.push(to);
-    else m.set(from, [to]);
-  };
-  for (let r = 0; r < H; r++) {
-    for (let c = 0; c < W; c++) {
-      const id = labels[r * W + c]!;
-      if (!id) continue;
-      // Row r grows southwards; with y up, counter-clockwise means: south edge west→east, east edge south→north...
-      if (r === H - 1 || labels[(r + 1) * W + c] !== id) add(id, corner(r + 1, c), corner(r + 1, c + 1));
-      if (c === W - 1 || labels[r * W + c + 1] !== id) add(id, corner(r + 1, c + 1), corner(r, c + 1));
-      if (r === 0 || labels[(r - 1) * W + c] !== id) add(id, corner(r, c + 1), corner(r, c));
-      if (c === 0 || labels[r * W + c - 1] !== id) add(id, corner(r, c), corner(r + 1, c));
-    }
-  }
-  const out: Array<number[][] | null> = [null];
-  for (let id = 1; id <= trees; id++) {
-    const m = edges[id]!;
-    let best: number[][] | null = null;
-    let bestArea = 0;
-    while (m.size > 0) {
-      const start = m.keys().next().value as number;
-      const ring: number[][] = [];
-      let at = start;
-      for (;;) {
-        const list = m.get(at);
-        if (!list || list.length === 0) break;
-        const next = list.pop()!;
-        if (list.length === 0) m.delete(at);
-        const r = Math.floor(at / (W + 1));
-        const c = at - r * (W + 1);
-        ring.push([chm.originX + c * res, chm.originY - r * res]);
-        at = next;
-        if (at === start) break;
-      }
-      if (ring.length < 3) continue;
-      ring.push(ring[0]!);
-      const area = ringArea2(ring);
-      if (area > bestArea) {
-        bestArea = area;
-        best = ring;
-      }
-    }
-    out.push(best ? simplifyRing(best, res * 0.5) : null);
-  }
+  const out: Array<number[][] | null> = new Array(trees + 1).fill(null);
+  for (const polygon of traceRegions(crowns.labels, trees, chm)) out[polygon.label] = polygon.rings[0]!;
   return out;
 }
 
