@@ -45,8 +45,15 @@ try {
 }
 if (summary) {
   const passed = summary.numPassedTests ?? 0;
-  const failed = (summary.numFailedTests ?? 0) + (summary.numFailedTestSuites ?? 0);
+  const failed = summary.numFailedTests ?? 0;
   const skipped = (summary.numPendingTests ?? 0) + (summary.numTodoTests ?? 0);
-  console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  // A suite (file or describe block) that failed: its tests' failures are counted above; a file that
+  // failed before any test ran (an import error, a hook) has none, so it is named apart.
+  const suites = (summary.testResults ?? []).filter(
+    (r) => r.status === 'failed' && !(r.assertionResults ?? []).some((a) => a.status === 'failed'),
+  ).length;
+  console.log(
+    `tests: ${passed} passed, ${failed} failed, ${skipped} skipped${suites ? `; ${suites} test files failed outside their tests` : ''}`,
+  );
 }
 process.exit(run.status ?? 1);

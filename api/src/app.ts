@@ -9,8 +9,10 @@ import { secureHeaders } from 'hono/secure-headers';
 import { ZodError } from 'zod';
 import { REPO_ROOT } from './config.js';
 import type { AppDeps, AppEnv } from './context.js';
+import { isDatabaseUnavailable } from './db/client.js';
 import { AppError, type ErrorBody } from './errors.js';
 import { authContext } from './middleware/auth.js';
+import { csrfGuard } from './middleware/csrf.js';
 import { serveOpenApiDocument } from './openapi/document.js';
 import { accessTokensRoutes } from './routes/access-tokens.routes.js';
 import { adminJobsRoutes } from './routes/admin-jobs.routes.js';
@@ -18,19 +20,26 @@ import { adminUsersRoutes } from './routes/admin-users.routes.js';
 import { assetsRoutes } from './routes/assets.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
+import { classificationEditsRoutes } from './routes/classification-edits.routes.js';
+import { clipRoutes } from './routes/clip.routes.js';
 import { globalParametersRoutes } from './routes/global-parameters.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { jobsRoutes } from './routes/jobs.routes.js';
+import { measureRoutes } from './routes/measure.routes.js';
 import { ogcRoutes } from './routes/ogc.routes.js';
 import { projectsRoutes } from './routes/projects.routes.js';
 import { shareRoutes } from './routes/share.routes.js';
 import { statisticsRoutes } from './routes/statistics.routes.js';
 import { subscriptionsRoutes } from './routes/subscriptions.routes.js';
+import { terrainRoutes } from './routes/terrain.routes.js';
 import { tilesRoutes } from './routes/tiles.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
 
 /** Folder of the built web app (`npm run build -w web`). */
 export const WEB_DIST = path.join(REPO_ROOT, 'web', 'dist');
+
+/** Seconds a client should wait before retrying when the database is away (Retry-After). */
+export const DATABASE_RETRY_SECONDS = 5;
 
 /** Route groups mounted under `/api`; each area adds one line here. */
 const apiGroups: Array<(deps: AppDeps) => Hono<AppEnv>> = [
@@ -48,6 +57,10 @@ const apiGroups: Array<(deps: AppDeps) => Hono<AppEnv>> = [
   subscriptionsRoutes,
   billingRoutes,
   statisticsRoutes,
+  measureRoutes,
+  clipRoutes, // clip and download: /projects/{id}/clip…
+  classificationEditsRoutes, // classification editing: /projects/{id}/classification-edits…
+  terrainRoutes, // terrain from the DTM: /assets/custom-tiler/terrain-url and the /terrain/… heightmap tiles
 ];
 
 /**
@@ -71,6 +84,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.use('*', secureHeaders({ crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: false }));
   app.use('*', authContext(deps));
+  // Cookie-authenticated writes from another site are refused before any route runs.
+  app.use('*', csrfGuard(deps.config));
   // JSON bodies are small; uploads stream through their own route with their own limit.
   app.use('/api/*', async (c, next) => {
     if (c.req.header('content-type')?.includes('application/json')) {
@@ -115,7 +130,23 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => c.json<ErrorBody>({ error: { code: 'NOT_FOUND', message: 'not found' } }, 404));
 
   app.onError((err, c) => {
+    if (!(err instanceof AppError) && isDatabaseUnavailable(err)) {
+      (c.get('log') ?? deps.log).warn({ err: (err as Error).message }, 'database unavailable');
+      c.header('Retry-After', String(DATABASE_RETRY_SECONDS));
+      return c.json<ErrorBody>(
+        {
+          error: {
+            code: 'DATABASE_UNAVAILABLE',
+            message: 'the database cannot be reached: try again in a moment',
+            details: { retryAfterSeconds: DATABASE_RETRY_SECONDS },
+          },
+        },
+        503,
+      );
+    }
     if (err instanceof AppError) {
+      const wait = err.details?.retryAfterSeconds;
+      if (typeof wait === 'number') c.header('Retry-After', String(wait));
       const body: ErrorBody = {
         error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
       };

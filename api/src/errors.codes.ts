@@ -17,6 +17,11 @@ export const ERROR_CODES = {
   DATABASE_UNAVAILABLE: { status: 503, description: 'The database cannot be reached.' },
   UNAUTHORIZED: { status: 401, description: 'Authentication is required: log in.' },
   FORBIDDEN: { status: 403, description: 'Your role does not allow this.' },
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    description:
+      'A POST, PUT, PATCH or DELETE carrying the session cookie came from another site (Origin / Sec-Fetch-Site): refused.',
+  },
 
   // Authentication and accounts (spec §8 "Authentication").
   FORM_INVALID: {
@@ -98,6 +103,11 @@ export const ERROR_CODES = {
     description: 'The file is invalid (not a LAS/LAZ file, or its header is inconsistent).',
   },
   MISSING_LAS_HEADER: { status: 400, description: 'The file has no LAS header.' },
+  FILE_EMPTY: { status: 400, description: 'The file is empty (0 bytes): select a LAS or LAZ file.' },
+  FILE_NAME_TOO_LONG: {
+    status: 400,
+    description: 'The file name must be under 255 characters (details.max, details.length).',
+  },
   FILE_REQUIRED: {
     status: 400,
     description: 'A file must be selected (POST /assets/ion-tiler: the multipart/form-data part `file`).',
@@ -222,6 +232,41 @@ export const ERROR_CODES = {
   WEBHOOK_SIGNATURE_INVALID: {
     status: 400,
     description: 'The webhook signature is missing, wrong or older than 5 minutes.',
+  },
+
+  // Clip and download (issue 23).
+  CLIP_AREA_TOO_LARGE: {
+    status: 413,
+    description: 'The clip area is larger than a clip may cover (details.maxAreaSquareMetres): draw a smaller one.',
+  },
+  CLIP_FORMAT_UNAVAILABLE: {
+    status: 400,
+    description: 'LAZ output is offered for point formats 0-3 without extra bytes only (details.formats): ask for LAS.',
+  },
+  CLIP_NOT_FOUND: { status: 404, description: 'No such clip in this project.' },
+  CLIP_EMPTY: {
+    status: 422,
+    description: 'No point of the cloud is inside the area with the classes and returns asked (a failed clip job).',
+  },
+
+  // Classification editing (issue 23).
+  CLASSIFIED_CLOUD_REQUIRED: {
+    status: 409,
+    description:
+      'Classification edits need the classified point cloud of a finished processing: process the project first.',
+  },
+  INVALID_CLASS: {
+    status: 400,
+    description: 'A class code that is not in the list of point classes (LAS codes 0 to 28 without 8 and 12).',
+  },
+  NOTHING_TO_UNDO: { status: 409, description: 'No active classification edit to undo.' },
+  NOTHING_TO_REDO: { status: 409, description: 'No undone classification edit to redo (a new edit clears them).' },
+  CLASSIFICATION_EDIT_NOT_FOUND: { status: 404, description: 'No such classification edit in this project.' },
+  CLASSIFICATION_EDIT_NOT_ACTIVE: { status: 409, description: 'This classification edit is already reverted.' },
+  CLASSIFICATION_EDIT_NOT_REVERTED: { status: 409, description: 'This classification edit is already active.' },
+  CLASSIFICATION_EDIT_FAILED: {
+    status: 500,
+    description: 'Applying the classification edits failed (a failed classification edit job; the message says why).',
   },
 } as const satisfies Record<string, { status: number; description: string }>;
 

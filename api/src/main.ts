@@ -20,6 +20,7 @@ import { createDatabase } from './db/client.js';
 import { createLogger } from './log.js';
 import { ensureAdmin } from './services/bootstrap.service.js';
 import { convertStandings } from './services/subscription.service.js';
+import { closeTileRenderPool } from './services/tile-render.pool.js';
 import { openStorage } from './storage.js';
 import { startWorker } from './worker/runner.js';
 
@@ -90,7 +91,14 @@ async function main(): Promise<void> {
     });
   }
 
-  const database = createDatabase(databaseUrl, { applicationName: `nuage-${role}` });
+  // Requests fail fast when the database is away (503); a worker's job waits for a connection
+  // and for its long statements (feature inserts of a large product) instead of failing.
+  const database = createDatabase(
+    databaseUrl,
+    role === 'worker'
+      ? { applicationName: `nuage-${role}`, connectTimeoutMs: 30_000, statementTimeoutMs: 0 }
+      : { applicationName: `nuage-${role}` },
+  );
   cleanups.unshift(() => database.close());
   const migrationVersion = await migrate(database.pool, { log: (m) => log.info(m) });
   const storage = await openStorage(config);
@@ -116,6 +124,8 @@ async function main(): Promise<void> {
     });
   }
 
+  // After the server below has closed: in-flight tile renders finish before the threads stop.
+  cleanups.unshift(() => closeTileRenderPool());
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     log.info(

@@ -6,6 +6,7 @@ import { createApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import type { AppDeps, AppEnv } from '../src/context.js';
 import { createLogger } from '../src/log.js';
+import { closeTileRenderPool } from '../src/services/tile-render.pool.js';
 import { openLocalStorage } from '../src/storage.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
@@ -44,6 +45,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     tdb,
     dataDir,
     async close() {
+      await closeTileRenderPool();
       await tdb.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

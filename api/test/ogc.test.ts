@@ -371,15 +371,18 @@ describe('OGC API - Features, CRS, filters, vector tiles and access tokens on a 
       expect(res.headers.get('content-crs')).toBe(`<${crs}>`);
       return (await json(res)).geometry.coordinates as number[];
     };
-    const [lon, lat] = await at(CRS84);
-    const [lat2, lon2] = await at(EPSG(4326));
+    const [lon, lat, z] = await at(CRS84);
+    const [lat2, lon2, z2] = await at(EPSG(4326));
     expect([lon2, lat2]).toEqual([lon, lat]);
-    const [x, y] = await at(EPSG(3857));
-    const [easting, northing] = await at(EPSG(epsg));
+    const [x, y, z3] = await at(EPSG(3857));
+    const [easting, northing, z4] = await at(EPSG(epsg));
+    // Grid points are stored with their height (Point Z): every CRS keeps it as it is (heights are not reprojected).
+    expect(typeof z).toBe('number');
+    expect([z2, z3, z4]).toEqual([z, z, z]);
     // The page in a CRS says so, and its features agree with the single item.
     const page = await asAda(`/ogc/collections/${grid.id}/items?limit=1&crs=${EPSG(3857)}`);
     expect(page.headers.get('content-crs')).toBe(`<${EPSG(3857)}>`);
-    expect((await json(page)).features[0].geometry.coordinates).toEqual([x, y]);
+    expect((await json(page)).features[0].geometry.coordinates).toEqual([x, y, z]);
     if (await has('cs2cs')) {
       // cs2cs takes EPSG:4326 in its own axis order: latitude, longitude.
       const proj = async (to: number) =>
@@ -576,7 +579,7 @@ describe('OGC API - Features, CRS, filters, vector tiles and access tokens on a 
       const info = await tool('ogrinfo', ['-ro', '-so', oapif, grid.id]);
       expect(count(info)).toBe(total);
       expect(info).toMatch(/WGS 84|WGS84/);
-      expect(info).toMatch(/Geometry: Point/);
+      expect(info).toMatch(/Geometry: 3D Point/);
       const [w, s, e, n] = grid.extent.spatial.bbox[0];
       const spat = [w, s, (w + e) / 2, (s + n) / 2];
       const expected = (await json(await asAda(`/ogc/collections/${grid.id}/items?limit=1&bbox=${spat.join(',')}`)))

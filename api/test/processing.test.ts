@@ -6,6 +6,7 @@ import { runCli } from '@nuage/engine/cli.js';
 import { ASSET_TYPES, LAYER_OF_ASSET, LAYER_ORDER } from '@nuage/engine/products/registry.js';
 import { type Manifest, productClosure } from '@nuage/engine/products/run-products.js';
 import { realFile } from '@nuage/fixtures/real-data.js';
+import { readAll } from '@nuage/tiles-cache';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerHandle } from '../src/worker/runner.js';
 import { json } from './accounts.js';
@@ -227,23 +228,31 @@ describe('processing: every registered product becomes an asset', () => {
     expect(failed.status).toBe(409);
     expect((await json(failed)).error).toMatchObject({ code: 'ASSET_NOT_READY', details: { status: 'ERROR' } });
     await t.tdb.db.updateTable('assets').set({ status: 'READY' }).where('id', '=', imagery.id).execute();
-    // The first tile the store holds under the imagery prefix answers as a PNG.
+    // The imagery prefix holds the DTM's COG and its description; the tile over the middle of the
+    // project at the finest zoom is rendered from it on first request, then served from the store.
     const prefix = new URL(imagery.accessUrl).pathname.split('/').slice(5, 10).join('/');
-    let key: string | null = null;
-    for await (const o of t.deps.storage.objects.list(`${prefix}/`)) {
-      key = o.key;
-      break;
-    }
-    expect(key).toMatch(/\/\d+\/\d+\/\d+\.png$/);
-    const tileUrl = imagery.accessUrl.replace('{z}/{x}/{y}.png', key!.split('/').slice(5).join('/'));
+    const described = await t.deps.storage.objects.get(`${prefix}/raster.json`);
+    const description = JSON.parse((await readAll(described.body)).toString('utf8'));
+    expect(description).toMatchObject({ ramp: 'elevation', source: 'source.tif' });
+    expect(await t.deps.storage.objects.head(`${prefix}/source.tif`)).not.toBeNull();
+    const [west, south, east, north] = description.bounds as number[];
+    const z = description.maxZoom as number;
+    const lat = (((south! + north!) / 2) * Math.PI) / 180;
+    const x = Math.floor((((west! + east!) / 2 + 180) / 360) * 2 ** z);
+    const y = Math.floor(((1 - Math.log(Math.tan(lat) + 1 / Math.cos(lat)) / Math.PI) / 2) * 2 ** z);
+    const tileUrl = imagery.accessUrl.replace('{z}/{x}/{y}.png', `${z}/${x}/${y}.png`);
     const tile = await t.app.request(local(tileUrl));
     expect(tile.status).toBe(200);
     expect(tile.headers.get('content-type')).toBe('image/png');
+    expect(tile.headers.get('x-tile-source')).toBe('rendered');
     expect(
       Buffer.from(await tile.arrayBuffer())
         .subarray(1, 4)
         .toString('latin1'),
     ).toBe('PNG');
+    expect(await t.deps.storage.objects.head(`${prefix}/${z}/${x}/${y}.png`)).not.toBeNull();
+    const again = await t.app.request(local(tileUrl));
+    expect(again.headers.get('x-tile-source')).toBe('cache');
   });
 
   it('serves contours and the grid over OGC API Features with bbox paging and access rules', async () => {

@@ -6,6 +6,7 @@ export * from './core/dimensions.js';
 export * from './core/errors.js';
 export type { CoordinateTransformer, CrsInfo } from './crs/index.js';
 export { createTransformer, crsFromEpsg, matchEpsg, resolveCrs } from './crs/index.js';
+export * from './edit/class-edits.js';
 export type { CloudMetadata, MetadataBounds, MetadataOptions } from './metadata/index.js';
 export { COVERAGE_METHOD, extractMetadata, metadataFromReader } from './metadata/index.js';
 export * from './readers/index.js';

@@ -6,6 +6,7 @@ import {
   checkPrefix,
   parseAssetRunPrefix,
   projectPrefix,
+  rasterTileKey,
   runFileKey,
   runFilesPrefix,
   runTilesPrefix,
@@ -116,5 +117,15 @@ describe('keys', () => {
     expect(splitAssetRunKey('projects/p1/assets/a7/tileset.json')).toBeNull();
     expect(splitAssetRunKey('projects/p1/assets/../t42/x')).toBeNull();
     expect(splitAssetRunKey('other/p1/assets/a7/t42/x')).toBeNull();
+  });
+
+  it('builds raster tile keys under a run prefix', () => {
+    expect(rasterTileKey('projects/p1/assets/a7/t42/', 17, 66390, 45090)).toBe(
+      'projects/p1/assets/a7/t42/17/66390/45090.png',
+    );
+    expect(() => rasterTileKey('projects/p1/assets/a7/', 1, 0, 0)).toThrow(/run prefix/);
+    expect(() => rasterTileKey('projects/p1/assets/a7/t42/', 1, 2, 0)).toThrow(/outside zoom 1/);
+    expect(() => rasterTileKey('projects/p1/assets/a7/t42/', 1.5, 0, 0)).toThrow(/whole numbers/);
+    expect(() => rasterTileKey('projects/p1/assets/a7/t42/', 3, -1, 0)).toThrow(/outside/);
   });
 });

@@ -192,3 +192,21 @@ export function splitAssetRunKey(key: string): { prefix: string; rest: string; p
   if (!parts || rest === '') return null;
   return { prefix, rest, parts };
 }
+
+/**
+ * The key of raster map tile z/x/y (web mercator, PNG) of a run's tiles
+ * prefix: `<prefix><z>/<x>/<y>.png`, where tiles rendered on demand from the
+ * run's COG are cached (and where older runs stored pre-rendered pyramids).
+ *
+ * @example
+ * rasterTileKey('projects/p1/assets/a7/t42/', 17, 66390, 45090); // 'projects/p1/assets/a7/t42/17/66390/45090.png'
+ */
+export function rasterTileKey(runPrefix: string, z: number, x: number, y: number): string {
+  if (!parseAssetRunPrefix(runPrefix)) throw new InvalidKey(String(runPrefix), 'not a run prefix');
+  const n = 2 ** Math.min(z, 31);
+  if (!Number.isInteger(z) || z < 0 || z > 30 || !Number.isInteger(x) || !Number.isInteger(y)) {
+    throw new InvalidKey(`${z}/${x}/${y}`, 'tile address must be whole numbers, zoom 0 to 30');
+  }
+  if (x < 0 || y < 0 || x >= n || y >= n) throw new InvalidKey(`${z}/${x}/${y}`, `tile outside zoom ${z}`);
+  return checkKey(`${runPrefix}${z}/${x}/${y}.png`);
+}

@@ -8,6 +8,9 @@ import { e2e, launchBrowser, logIn, newContext, screenshot, waitForRoute } from 
 interface Settings {
   pointSize: number;
   tilingParameters: string;
+  globeOpacity: number;
+  bingMapsKey: string;
+  cesiumIonToken: string;
 }
 interface JobRow {
   id: string;
@@ -76,7 +79,14 @@ describe('admin settings and job monitors', () => {
     await pointSize.press('Enter');
     await page.getByText('Settings saved').waitFor();
     const saved = await apiCall<Settings>(token, 'GET', '/globalParameters');
-    expect(saved).toEqual({ pointSize: 3.5, tilingParameters: '--max-points 50000 --min-node-size 0.2' });
+    // The imagery fields were left alone: they keep their values (a fresh database's defaults).
+    expect(saved).toEqual({
+      pointSize: 3.5,
+      tilingParameters: '--max-points 50000 --min-node-size 0.2',
+      globeOpacity: before.globeOpacity,
+      bingMapsKey: before.bingMapsKey,
+      cesiumIonToken: before.cesiumIonToken,
+    });
     const viewer = await apiCall<{ pointSize: number }>(null, 'GET', '/globalParameters/cesiumParameters');
     expect(viewer.pointSize).toBe(3.5);
 

@@ -1,5 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { inject, onTestFailed } from 'vitest';
 
 /** Generous waits: the machine runs the server, its worker, PostGIS and chromium on 2 cores. */
@@ -35,14 +36,59 @@ export async function newContext(browser: Browser, locale = 'en-US'): Promise<Br
   });
   context.setDefaultTimeout(UI_TIMEOUT);
   context.setDefaultNavigationTimeout(60_000);
-  // A failed test leaves a picture of every page it had open.
+  const trouble = watchApi(context);
+  // A failed test leaves a picture of every page it had open, and says what the API answered badly or slowly.
   onTestFailed(async ({ task }) => {
     const name = task.name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60);
     for (const [i, page] of context.pages().entries()) {
       await page.screenshot({ path: path.join(e2e().screenshotDir, `FAILED-${name}-${i}.png`) }).catch(() => {});
     }
+    console.error(`[${task.name}] ${await trouble()}`);
   });
   return context;
+}
+
+/**
+ * Records the API, tile and OGC requests of a browser context that failed (status ≥ 500,
+ * no answer) or took more than 5 s; the returned function describes them with
+ * the server log's last warnings, for a failure message.
+ */
+function watchApi(context: BrowserContext): () => Promise<string> {
+  const seen: string[] = [];
+  const started = new Map<Request, number>();
+  const note = (line: string) => {
+    seen.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
+    if (seen.length > 40) seen.shift();
+  };
+  context.on('request', (req) => {
+    if (/\/(api|tiles|ogc)\//.test(new URL(req.url()).pathname)) started.set(req, Date.now());
+  });
+  context.on('requestfinished', async (req) => {
+    const t0 = started.get(req);
+    if (t0 === undefined) return;
+    started.delete(req);
+    const ms = Date.now() - t0;
+    const status = (await req.response().catch(() => null))?.status() ?? 0;
+    if (status >= 500 || ms > 5000) note(`${req.method()} ${req.url()} → ${status} in ${ms} ms`);
+  });
+  context.on('requestfailed', (req) => {
+    const t0 = started.get(req);
+    if (t0 === undefined) return;
+    started.delete(req);
+    note(`${req.method()} ${req.url()} failed after ${Date.now() - t0} ms: ${req.failure()?.errorText}`);
+  });
+  return async () => {
+    const pending = [...started]
+      .slice(0, 30)
+      .map(([req, t0]) => `${req.method()} ${req.url()} waiting ${Date.now() - t0} ms`);
+    const log = await readFile(e2e().serverLog, 'utf8').catch(() => '');
+    const serverLines = log.trim().split('\n').slice(-15);
+    return [
+      `API requests failed or slow: ${seen.length ? `\n  ${seen.join('\n  ')}` : 'none'}`,
+      `API requests unanswered: ${pending.length ? `\n  ${pending.join('\n  ')}` : 'none'}`,
+      `server log (last lines):\n  ${serverLines.join('\n  ')}`,
+    ].join('\n');
+  };
 }
 
 /** Saves a full-page screenshot under the harness's screenshot folder; returns its path. */

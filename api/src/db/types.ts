@@ -40,6 +40,8 @@ export interface Database {
   purchases: PurchasesTable;
   payments: PaymentsTable;
   payment_events: PaymentEventsTable;
+  classification_edits: ClassificationEditsTable;
+  classification_edit_bases: ClassificationEditBasesTable;
 }
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -125,7 +127,7 @@ export type AssetStatus =
   | 'READY'
   | 'ERROR';
 /** Job kinds: the admin monitors metadata-processing, tiling and process-data. */
-export type JobKind = 'METADATA' | 'TILING' | 'PROCESSING';
+export type JobKind = 'METADATA' | 'TILING' | 'PROCESSING' | 'CLASSIFICATION_EDIT';
 /** Processing task state (spec §4). */
 export type JobState = 'NONE' | 'PENDING' | 'PROGRESS' | 'SUCCESS' | 'FAILURE';
 
@@ -411,7 +413,7 @@ export interface PaymentEventsTable {
 export interface FeaturesTable {
   id: Generated<string>;
   asset_id: string;
-  /** PostGIS geometry (EPSG:4326); write it with ST_GeomFromGeoJSON, read it with ST_AsGeoJSON. */
+  /** PostGIS geometry (EPSG:4326, 2D or with Z: migration 0008); write it with ST_GeomFromGeoJSON, read it with ST_AsGeoJSON. */
   geom: unknown;
   properties: ColumnType<unknown, unknown, unknown>;
 }
@@ -430,4 +432,34 @@ export interface AccessTokensTable {
   last_used_at: NullableColumn<Date | string>;
   revoked_at: NullableColumn<Date | string>;
   created_at: Timestamp;
+}
+
+/** Classification edits (migration 0009): the edit layer of a project's classified cloud. */
+export interface ClassificationEditsTable {
+  id: Generated<string>;
+  project_id: string;
+  user_id: NullableColumn<string>;
+  user_email: string;
+  /** jsonb: write JSON text. */
+  region: ColumnType<unknown, string, string>;
+  from_classes: ColumnType<number[], number[] | undefined, number[]>;
+  min_z: NullableColumn<number>;
+  max_z: NullableColumn<number>;
+  to_class: number;
+  status: ColumnType<'ACTIVE' | 'REVERTED', 'ACTIVE' | 'REVERTED' | undefined, 'ACTIVE' | 'REVERTED'>;
+  undone_at: NullableColumn<Date | string>;
+  /** jsonb { total, byClass }: write JSON text. */
+  changed: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The base classified cloud edits recompute from (migration 0009). */
+export interface ClassificationEditBasesTable {
+  project_id: string;
+  asset_id: string;
+  base_key: string;
+  source_key: string;
+  applied_key: NullableColumn<string>;
+  updated_at: Timestamp;
 }

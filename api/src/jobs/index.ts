@@ -1,6 +1,8 @@
 import type { TaskList } from 'graphile-worker';
 import type { AppDeps } from '../context.js';
 import { billingTask } from './billing.task.js';
+import { classificationEditTask } from './classification-edit.task.js';
+import { clipTask } from './clip.task.js';
 import { metadataExtractionTask } from './metadata-extraction.task.js';
 import { processingTask } from './processing.task.js';
 import { tilingTask } from './tiling.task.js';
@@ -16,5 +18,7 @@ export function createTaskList(deps: AppDeps, worker: { workerId: string } = { w
     tiling: tilingTask(deps, worker.workerId),
     processing: processingTask(deps, worker.workerId),
     billing: billingTask(deps),
+    clip: clipTask(deps),
+    'classification-edit': classificationEditTask(deps, worker.workerId),
   };
 }

@@ -95,7 +95,8 @@ export function metadataExtractionTask(deps: AppDeps, workerId: string): Task {
         },
         async commit(trx) {
           await updateAsset(trx, asset.id, {
-            metadata: JSON.stringify(metadata),
+            // What the upload kept (the file name exactly as sent) stays beside the extracted facts.
+            metadata: JSON.stringify({ ...pickUpload(asset.metadata), ...metadata }),
             intensity_normalisation: metadata.intensityMax > 255,
             intensity_normalisation_min: metadata.intensityMin,
           });
@@ -135,4 +136,10 @@ export function metadataExtractionTask(deps: AppDeps, workerId: string): Task {
       await failWaitingProcessing(trx, job.project_id, `the point cloud could not be read: ${failure.message}`);
     },
   });
+}
+
+/** The `upload` facts an upload stored in the asset's metadata (see prepareUpload), if any. */
+function pickUpload(metadata: unknown): { upload?: unknown } {
+  const upload = (metadata as { upload?: unknown } | null)?.upload;
+  return upload === undefined ? {} : { upload };
 }

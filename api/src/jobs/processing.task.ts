@@ -1,7 +1,15 @@
-import { mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProductDefinition, ProductResult } from '@nuage/engine/core/product.js';
 import { type ProcessingOptions, processingOptionsSchema } from '@nuage/engine/products/options.js';
+import {
+  RASTER_TILE_DESCRIPTION,
+  RASTER_TILE_SOURCE,
+  type RasterTileDescription,
+  rasterTileDescriptionSchema,
+} from '@nuage/engine/products/raster-tiles.product.js';
 import { runProducts } from '@nuage/engine/products/run-products.js';
 import { runFileKey, runFilesPrefix, runTilesPrefix } from '@nuage/tiles-cache';
 import type { Task } from 'graphile-worker';
@@ -23,6 +31,7 @@ import { AppError } from '../errors.js';
 import { mailer } from '../mail/mailer.js';
 import { ensureJobReservation, settleJob, USER_FAULT_CODES } from '../services/credits.service.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
+import { orthophotoFile } from '../services/orthophoto.service.js';
 import { upgradeProcessingOptions } from '../services/processing-options.js';
 import { LAYER_NAMES, LAYER_OF_ASSET } from '../services/project-view.js';
 import { processingRefusal, standingOf } from '../services/subscription.service.js';
@@ -103,6 +112,15 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
       }
       await ctx.step('startLasDownload', 1);
       const inputPath = await localCopy(deps.storage, input.key, ctx.tmpDir, (f) => ctx.progress(1 + 4 * f));
+      // The orthophoto the classified cloud takes its colours from (processingOptions.orthophotoAssetId).
+      let orthophoto: string | undefined;
+      try {
+        const ortho = await orthophotoFile(db, cloud.project_id, options);
+        if (ortho) orthophoto = await localCopy(deps.storage, ortho.key, ctx.tmpDir);
+      } catch (err) {
+        if (err instanceof AppError) throw new PermanentJobError(err.code, err.message);
+        throw err;
+      }
       const tilerOptions = await tilerOptionsForJobs(deps);
       const sourceName = (cloud.original_filename ?? 'cloud').replace(/\.la[sz]$/i, '') || 'cloud';
       const projectId = cloud.project_id;
@@ -133,6 +151,7 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
           path: inputPath,
           name: cloud.original_filename ?? path.basename(inputPath),
           ...(cloud.epsg_code ? { epsg: cloud.epsg_code } : {}),
+          ...(orthophoto ? { orthophoto } : {}),
         },
         options,
         outDir,
@@ -233,7 +252,7 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
  * in PostGIS, and marks its asset READY (one transaction for the rows). Files
  * of an earlier run of the same asset are deleted afterwards.
  */
-async function storeOutput(
+export async function storeOutput(
   deps: AppDeps,
   job: JobRow,
   assetId: string,
@@ -259,7 +278,19 @@ async function storeOutput(
   let tilesPrefix: string | null = null;
   if (output.tiles) {
     tilesPrefix = runTilesPrefix(projectId, assetId, job.id);
-    bytes += (await uploadFolder(store, output.tiles.dir, tilesPrefix)).bytes;
+    const description = await rasterSourceStoredOnce(output.tiles.dir, output.files, stored);
+    if (description) {
+      const skip = new Set([RASTER_TILE_SOURCE, RASTER_TILE_DESCRIPTION]);
+      bytes += (await uploadFolder(store, output.tiles.dir, tilesPrefix, { skip: (f) => skip.has(f) })).bytes;
+      const json = Buffer.from(`${JSON.stringify(description, null, 2)}\n`);
+      bytes += (
+        await store.put(tilesPrefix + RASTER_TILE_DESCRIPTION, json, {
+          contentType: contentTypeOf(RASTER_TILE_DESCRIPTION),
+        })
+      ).size;
+    } else {
+      bytes += (await uploadFolder(store, output.tiles.dir, tilesPrefix)).bytes;
+    }
   }
   const before = await findAsset(deps.database.db, assetId);
   const oldFiles = await listAssetFiles(deps.database.db, [assetId]);
@@ -281,4 +312,46 @@ async function storeOutput(
   if (before?.tiles_prefix && before.tiles_prefix !== tilesPrefix) {
     await store.deletePrefix(before.tiles_prefix).catch(() => 0);
   }
+}
+
+/** SHA-256 of a local file. */
+async function fileDigest(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * A raster product's tiles folder holds its COG (`source.tif`, a hard link to
+ * or a copy of the product's GeoTIFF) for the tile renderer: when that COG is
+ * one of the product's files, just stored as its download, the description
+ * to store instead names that file's key, and `source.tif` is not stored a
+ * second time. Null when the folder has no such COG (3D Tiles, or a COG that
+ * is not one of the product's own files: it is stored in the folder).
+ */
+async function rasterSourceStoredOnce(
+  dir: string,
+  files: ProductResult['files'],
+  stored: Array<{ extension: string; key: string }>,
+): Promise<RasterTileDescription | null> {
+  let text: string;
+  try {
+    text = await readFile(path.join(dir, RASTER_TILE_DESCRIPTION), 'utf8');
+  } catch {
+    return null;
+  }
+  const parsed = rasterTileDescriptionSchema.safeParse(JSON.parse(text));
+  if (!parsed.success || parsed.data.source !== RASTER_TILE_SOURCE) return null;
+  const cog = path.join(dir, RASTER_TILE_SOURCE);
+  const cogInfo = await stat(cog).catch(() => null);
+  if (!cogInfo) return null;
+  for (const [i, f] of files.entries()) {
+    if (f.extension !== 'tif') continue;
+    const info = await stat(f.path);
+    const same =
+      (info.dev === cogInfo.dev && info.ino === cogInfo.ino) ||
+      (info.size === cogInfo.size && (await fileDigest(f.path)) === (await fileDigest(cog)));
+    if (same) return { ...parsed.data, source: stored[i]!.key };
+  }
+  return null;
 }

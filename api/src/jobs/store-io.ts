@@ -88,9 +88,15 @@ export async function uploadFolder(
   store: ObjectStore,
   dir: string,
   prefix: string,
-  options: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+  options: {
+    signal?: AbortSignal;
+    onProgress?: (fraction: number) => void;
+    /** Files (relative paths, forward slashes) not to upload. */
+    skip?: (file: string) => boolean;
+  } = {},
 ): Promise<{ files: number; bytes: number }> {
-  const files = await listFiles(dir);
+  const skip = options.skip;
+  const files = (await listFiles(dir)).filter((f) => !skip?.(f));
   let next = 0;
   let bytes = 0;
   let done = 0;

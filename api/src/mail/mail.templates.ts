@@ -14,7 +14,8 @@ export type MailTemplate =
   | { id: 'activation'; name: string; link: string; hours: number }
   | { id: 'password-reset'; name: string; link: string; minutes: number }
   | { id: 'reset-no-account'; email: string; registerLink: string }
-  | { id: 'activation-not-pending'; email: string; loginLink: string; forgotLink: string };
+  | { id: 'activation-not-pending'; email: string; loginLink: string; forgotLink: string }
+  | { id: 'login-failures'; name: string; failures: number; minutes: number; forgotLink: string };
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -65,6 +66,14 @@ const copy = {
         `If you already have an account, sign in at ${loginLink} (or reset your password at ${forgotLink}). Otherwise you can create one from the sign-in page.`,
       ],
     },
+    loginFailures: {
+      subject: 'Failed sign-ins to your Nuage account',
+      body: (failures: number, minutes: number) => [
+        `There were ${failures} failed attempts to sign in to your Nuage account in the last ${minutes} minutes.`,
+        'If it was you, nothing to do: you can still sign in from your usual devices. If it was not, someone may be guessing your password: choose a new, strong one with the link below.',
+      ],
+      button: 'Choose a new password',
+    },
   },
   fr: {
     hello: (name: string) => (name ? `Bonjour ${name},` : 'Bonjour,'),
@@ -97,6 +106,14 @@ const copy = {
         `Quelqu'un (vous, espérons-le) a demandé un lien d'activation pour ${email}, mais aucun compte avec cette adresse n'attend d'activation.`,
         `Si vous avez déjà un compte, connectez-vous sur ${loginLink} (ou réinitialisez votre mot de passe sur ${forgotLink}). Sinon, vous pouvez en créer un depuis la page de connexion.`,
       ],
+    },
+    loginFailures: {
+      subject: 'Échecs de connexion à votre compte Nuage',
+      body: (failures: number, minutes: number) => [
+        `Il y a eu ${failures} tentatives de connexion échouées à votre compte Nuage ces ${minutes} dernières minutes.`,
+        "Si c'était vous, rien à faire : vous pouvez toujours vous connecter depuis vos appareils habituels. Sinon, quelqu'un essaie peut-être de deviner votre mot de passe : choisissez-en un nouveau, solide, avec le lien ci-dessous.",
+      ],
+      button: 'Choisir un nouveau mot de passe',
     },
   },
 } as const;
@@ -140,6 +157,15 @@ export function renderMail(t: MailTemplate, language: Language): MailContent {
     case 'activation-not-pending': {
       const paragraphs = [c.hello(''), ...c.notPending.body(t.email, t.loginLink, t.forgotLink)];
       return { subject: c.notPending.subject, text: text(paragraphs), html: html(paragraphs), links: [] };
+    }
+    case 'login-failures': {
+      const paragraphs = [c.hello(t.name), ...c.loginFailures.body(t.failures, t.minutes)];
+      return {
+        subject: c.loginFailures.subject,
+        text: text(paragraphs, t.forgotLink),
+        html: html(paragraphs, { link: t.forgotLink, label: c.loginFailures.button }),
+        links: [t.forgotLink],
+      };
     }
   }
 }

@@ -22,11 +22,12 @@ const jobQuery = tableQuerySchema(JOB_SORT_COLUMNS, 'id').extend({
   projectId: IdSchema.optional(),
 });
 
-/** The three monitors of the admin area (spec §2) and the job kind each shows. */
+/** The monitors of the admin area (spec §2; classification edits, issue 23) and the job kind each shows. */
 const MONITORS: Array<{ path: string; kind: JobKind; title: string }> = [
   { path: 'process-data', kind: 'PROCESSING', title: 'processing' },
   { path: 'tiling', kind: 'TILING', title: 'tiling' },
   { path: 'metadata-processing', kind: 'METADATA', title: 'metadata extraction' },
+  { path: 'classification-edits', kind: 'CLASSIFICATION_EDIT', title: 'classification edit' },
 ];
 
 const retryRoute = createRoute({

@@ -168,6 +168,11 @@ describe('POST /assets/ion-tiler: one-request multipart upload, then tiling', ()
     expect(ready.status).toBe('READY');
     expect(ready.lidarPointCount).toBe(110_000);
     expect(ready.lasName).toBe('autzen_trim.las');
+    // The CRS says nothing of heights (NAD83(HARN) Lambert, feet): taken as orthometric, with the EGM96 undulation there.
+    expect(ready.verticalReference).toMatchObject({ heights: 'orthometric', source: 'assumed', geoidModel: 'EGM96' });
+    expect(ready.verticalReference.undulationMetres).toBeGreaterThan(-30);
+    expect(ready.verticalReference.undulationMetres).toBeLessThan(-15);
+    expect(ready.headerBoundsWarning).toBeNull();
     expect(cloudAsset(ready).accessUrl).toMatch(/tileset\.json$/);
     const jobs = (await json(await t.app.request(`/api/projects/${p.id}/jobs`, as(ada, 'GET')))).results;
     expect(jobs.map((j: { kind: string; status: string }) => [j.kind, j.status]).sort()).toEqual([

@@ -225,7 +225,9 @@ describe('upload flow (spec §4, §7): signed URL → PUT → stored bytes', () 
     const epsg = await uploadUrl(t, ada, cloudLayerId(p), 'fusa.laz', 100, { epsgCode: 999_998 });
     expect((await json(epsg)).error.code).toBe('UNKNOWN_EPSG');
     const noSize = await uploadUrl(t, ada, cloudLayerId(p), 'fusa.laz', 0);
-    expect((await json(noSize)).error.code).toBe('FORM_INVALID');
+    expect((await json(noSize)).error.code).toBe('FILE_EMPTY');
+    const negative = await uploadUrl(t, ada, cloudLayerId(p), 'fusa.laz', -1);
+    expect((await json(negative)).error.code).toBe('FORM_INVALID');
   });
 
   it('start-tiling needs an UPLOADED point cloud', async () => {

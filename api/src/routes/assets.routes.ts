@@ -31,7 +31,7 @@ const uploadUrlRoute = createRoute({
   tags: TAG,
   summary: 'Ask for a signed upload URL (upload flow, step 1)',
   description:
-    'Creates (or resets, after a failed upload) the POINT_CLOUD asset of the layer and answers a signed, single-use URL on this API that expires in 1 hour. `lasHeaderData` is accepted and ignored: the server reads the header from the stored bytes.',
+    'Creates (or resets, after a failed upload) the POINT_CLOUD asset of the layer and answers a signed, single-use URL on this API that expires in 1 hour. `lasHeaderData` is accepted and ignored: the server reads the header from the stored bytes. With `type: ORTHOPHOTO` and a .tif file (any layer of the project), the orthophoto a processing colours the cloud from (`processingOptions.orthophotoAssetId`): an ORTHOPHOTO asset in the raster layer; the project status is left as it is.',
   security: SESSION_SECURITY,
   middleware: [requireUser] as const,
   request: {
@@ -40,8 +40,11 @@ const uploadUrlRoute = createRoute({
         .object({
           layerId: IdSchema,
           type: AssetTypeSchema,
-          filename: z.string().min(1).max(1024).openapi({ description: 'URL-encoded file name (.las or .laz).' }),
-          fileSize: z.number().int().positive().openapi({ description: 'Exact size in bytes.' }),
+          filename: z.string().min(1).max(8192).openapi({
+            description:
+              'URL-encoded file name (.las or .laz; .tif for an ORTHOPHOTO), under 255 characters once decoded.',
+          }),
+          fileSize: z.number().int().nonnegative().openapi({ description: 'Exact size in bytes (0 is FILE_EMPTY).' }),
           epsgCode: EpsgSchema.nullable().optional(),
           lasHeaderData: z.unknown().optional(),
         })
@@ -54,7 +57,14 @@ const uploadUrlRoute = createRoute({
       'PUT the file to signedUrl',
     ),
     ...errorResponses({
-      400: ['FORM_INVALID', 'INVALID_FILE', 'UNSUPPORTED_ASSET_TYPE', 'UNKNOWN_EPSG'],
+      400: [
+        'FORM_INVALID',
+        'INVALID_FILE',
+        'FILE_EMPTY',
+        'FILE_NAME_TOO_LONG',
+        'UNSUPPORTED_ASSET_TYPE',
+        'UNKNOWN_EPSG',
+      ],
       ...AUTH,
       403: ['FILE_SIZE_LIMIT_ZERO', 'STORAGE_LIMIT_REACHED', 'SUBSCRIPTION_SUSPENDED', 'NO_SUBSCRIPTION'],
       404: ['LAYER_NOT_FOUND'],
@@ -67,14 +77,17 @@ const uploadUrlRoute = createRoute({
 const UploadResultSchema = z
   .object({
     asset: AssetSchema,
-    header: z.object({
-      lasVersion: z.string(),
-      pointFormat: z.number().int(),
-      pointCount: z.number(),
-      compressed: z.boolean(),
-      fileSize: z.number(),
-      crsRequired: z.boolean(),
-    }),
+    header: z
+      .object({
+        lasVersion: z.string(),
+        pointFormat: z.number().int(),
+        pointCount: z.number(),
+        compressed: z.boolean(),
+        fileSize: z.number(),
+        crsRequired: z.boolean(),
+      })
+      .optional()
+      .openapi({ description: 'The LAS header read back (a point cloud; absent for an ORTHOPHOTO upload).' }),
   })
   .openapi('UploadResult');
 
@@ -93,7 +106,7 @@ const uploadRoute = createRoute({
   responses: {
     200: jsonResponse(UploadResultSchema, 'Stored; the asset is UPLOADED'),
     ...errorResponses({
-      400: ['UPLOAD_INCOMPLETE', 'MISSING_LAS_HEADER', 'INVALID_FILE'],
+      400: ['UPLOAD_INCOMPLETE', 'MISSING_LAS_HEADER', 'INVALID_FILE', 'FILE_EMPTY'],
       403: ['UPLOAD_URL_INVALID', 'UPLOAD_URL_EXPIRED'],
       409: ['UPLOAD_URL_USED'],
       413: ['FILE_TOO_LARGE'],
@@ -142,6 +155,8 @@ const ionTilerRoute = createRoute({
         'FORM_INVALID',
         'FILE_REQUIRED',
         'INVALID_FILE',
+        'FILE_EMPTY',
+        'FILE_NAME_TOO_LONG',
         'MISSING_LAS_HEADER',
         'UPLOAD_INCOMPLETE',
         'UNSUPPORTED_ASSET_TYPE',

@@ -538,48 +538,103 @@ describe('password reset through the mail', () => {
 });
 
 describe('brute force', () => {
-  it('allows 10 failed logins per account per 15 minutes, then 429 with Retry-After, even with the right password', async () => {
-    await insertUser(t, { email: 'target@example.com' });
-    for (let i = 0; i < 10; i++) {
-      const res = await t.app.request(
-        '/api/auth-jwt/login',
-        send('POST', { username: 'target@example.com', password: `Wrong-guess-${i}!` }),
-      );
-      expect(res.status).toBe(401);
-    }
-    const locked = await t.app.request(
-      '/api/auth-jwt/login',
-      send('POST', { username: 'target@example.com', password: PASSWORD }),
-    );
-    expect(locked.status).toBe(429);
-    const wait = Number(locked.headers.get('retry-after'));
-    expect(wait).toBeGreaterThan(800);
-    expect(wait).toBeLessThanOrEqual(900);
-    expect(await json(locked)).toMatchObject({
-      error: { code: 'TOO_MANY_ATTEMPTS', details: { retryAfterSeconds: wait } },
-    });
+  const from = (ip: string, username: string, password: string) =>
+    t.app.request('/api/auth-jwt/login', send('POST', { username, password }, { 'x-forwarded-for': ip }));
 
-    // Once the window has passed the account can log in again.
+  it('an attacker failing 1,000 times from one client never stops the owner logging in from another', async () => {
+    await insertUser(t, { email: 'target@example.com' });
+    const attacker = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      statuses.push((await from(attacker, 'target@example.com', `Wrong-guess-${i}!`)).status);
+    }
+    // 5 free failures, then the attacker's client waits (back-off), whatever it sends.
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(990);
+    const stillBlocked = await from(attacker, 'target@example.com', PASSWORD);
+    expect(stillBlocked.status).toBe(429);
+    expect(Number(stillBlocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await json(stillBlocked)).error.code).toBe('TOO_MANY_ATTEMPTS');
+
+    // Now 1,000 counted failures from that client, as if it had waited out each back-off.
     await t.tdb.db
-      .updateTable('auth_attempts')
-      .set({ created_at: sql<Date>`now() - interval '16 minutes'` })
-      .where('subject', '=', 'target@example.com')
+      .insertInto('auth_attempts')
+      .values(
+        Array.from({ length: 1000 }, () => [
+          { bucket: 'login-pair', subject: `target@example.com ${attacker}` },
+          { bucket: 'login-ip', subject: attacker },
+          { bucket: 'login-account', subject: 'target@example.com' },
+        ]).flat(),
+      )
       .execute();
-    await login(t, 'target@example.com');
+    const owner = await from(freshIp(), 'target@example.com', PASSWORD);
+    expect(owner.status).toBe(200);
+    const back = await from(attacker, 'target@example.com', PASSWORD);
+    expect(back.status).toBe(429);
+    expect(Number(back.headers.get('retry-after'))).toBeGreaterThan(800);
   });
 
-  it('counts concurrent failures exactly: 15 parallel wrong guesses give 10 × 401 and 5 × 429', async () => {
+  it('backs off exponentially per (account, client): 1 s, 2 s, 4 s … after 5 failures; a success clears it', async () => {
+    await insertUser(t, { email: 'typo@example.com' });
+    const ip = freshIp();
+    for (let i = 0; i < 5; i++) expect((await from(ip, 'typo@example.com', `Typo-${i}!`)).status).toBe(401);
+    const waits: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      const blocked = await from(ip, 'typo@example.com', PASSWORD);
+      expect(blocked.status).toBe(429);
+      waits.push(Number(blocked.headers.get('retry-after')));
+      // Age the pair's failures past the wait, then fail once more.
+      await t.tdb.db
+        .updateTable('auth_attempts')
+        .set({ created_at: sql<Date>`created_at - make_interval(secs => ${2 ** k + 1})` })
+        .where('subject', 'in', [`typo@example.com ${ip}`, ip, 'typo@example.com'])
+        .execute();
+      expect((await from(ip, 'typo@example.com', `Typo-again-${k}!`)).status).toBe(401);
+    }
+    expect(waits).toEqual([1, 2, 4]);
+    // Another client is not slowed down at all; once the wait is over, the owner logs in and the pair is forgotten.
+    expect((await from(freshIp(), 'typo@example.com', PASSWORD)).status).toBe(200);
+    await t.tdb.db
+      .updateTable('auth_attempts')
+      .set({ created_at: sql<Date>`created_at - interval '10 seconds'` })
+      .where('subject', '=', `typo@example.com ${ip}`)
+      .execute();
+    expect((await from(ip, 'typo@example.com', PASSWORD)).status).toBe(200);
+    expect((await from(ip, 'typo@example.com', 'Typo-after!')).status).toBe(401);
+  });
+
+  it('counts concurrent failures exactly: 15 parallel wrong guesses from one client give 5 × 401 and 10 × 429', async () => {
+    const ip = freshIp();
     const results = await Promise.all(
-      Array.from({ length: 15 }, (_, i) =>
-        t.app.request(
-          '/api/auth-jwt/login',
-          send('POST', { username: 'parallel@example.com', password: `Guess-${i}-x!` }),
-        ),
-      ),
+      Array.from({ length: 15 }, (_, i) => from(ip, 'parallel@example.com', `Guess-${i}-x!`)),
     );
     const statuses = results.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+  });
+
+  it('mails the owner once when an account is under attack (10 failures), in their language', async () => {
+    await insertUser(t, { email: 'attacked@example.com', firstname: 'Zoé', preferLanguage: 'fr' });
+    // A distributed attack: 12 clients, one guess each; none is slowed down by the others.
+    for (let i = 0; i < 12; i++) expect((await from(freshIp(), 'attacked@example.com', `Dist-${i}!`)).status).toBe(401);
+    const m = await mail.next('attacked@example.com');
+    expect(m.subject).toBe('Échecs de connexion à votre compte Nuage');
+    expect(m.text).toContain('Bonjour Zoé');
+    expect(m.text).toMatch(/1[0-2] tentatives de connexion échouées/);
+    expect(m.text).toContain('http://localhost:8080/#/auth/forgotPwd');
+    // Under attack, a client that already failed on the account waits; a new one does not; the owner still logs in.
+    const ip = freshIp();
+    expect((await from(ip, 'attacked@example.com', 'One-more!')).status).toBe(401);
+    expect((await from(ip, 'attacked@example.com', 'Two-more!')).status).toBe(429);
+    expect((await from(freshIp(), 'attacked@example.com', PASSWORD)).status).toBe(200);
+    // One mail an hour at most.
+    for (let i = 0; i < 3; i++) await from(freshIp(), 'attacked@example.com', `Late-${i}!`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await mail.all()).filter((x) => x.to.some((a) => a.address === 'attacked@example.com'))).toHaveLength(1);
+    // Unknown emails get no mail (there is nobody to tell).
+    for (let i = 0; i < 11; i++) await from(freshIp(), 'ghost@example.com', `Ghost-${i}!`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await mail.all()).some((x) => x.to.some((a) => a.address === 'ghost@example.com'))).toBe(false);
   });
 
   it('limits failed logins per IP (50 per 15 minutes) across accounts', async () => {

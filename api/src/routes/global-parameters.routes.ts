@@ -14,23 +14,37 @@ const GlobalParametersSchema = z
     tilingParameters: z.string().openapi({
       description: 'Tiler options as text, e.g. `--max-points 60000 --min-node-size 0.15`; empty: defaults.',
     }),
+    globeOpacity: z.number().openapi({ description: 'Opacity of the viewer’s globe, percent 0..100 (default 100).' }),
+    cesiumIonToken: z.string().openapi({ description: 'Cesium ion token of the "cesium" world imagery; empty: none.' }),
+    bingMapsKey: z.string().openapi({ description: 'Bing Maps key of the "bing" world imagery; empty: none.' }),
   })
   .openapi('GlobalParameters');
+
+const CesiumParametersSchema = z
+  .object({
+    pointSize: z.number(),
+    globeOpacity: z.number().openapi({ description: 'Percent, 0..100.' }),
+    cesiumIonToken: z.string().openapi({ description: 'Empty when none is configured.' }),
+    bingMapsKey: z.string().openapi({ description: 'Empty when none is configured.' }),
+  })
+  .openapi('CesiumParameters');
 
 const cesiumRoute = createRoute({
   method: 'get',
   path: '/globalParameters/cesiumParameters',
   tags: TAG,
-  summary: 'Viewer parameters (point size)',
-  description: 'Public: shared projects are viewed without an account.',
-  responses: { 200: jsonResponse(z.object({ pointSize: z.number() }).openapi('CesiumParameters'), 'The parameters') },
+  summary: 'Viewer parameters (point size, globe opacity, world imagery keys)',
+  description:
+    'Public: shared projects are viewed without an account. The imagery keys are the browser-side keys the viewer ' +
+    'hands to Cesium ion and Bing Maps (restrict them to this site’s domain at the provider).',
+  responses: { 200: jsonResponse(CesiumParametersSchema, 'The parameters') },
 });
 
 const readRoute = createRoute({
   method: 'get',
   path: '/globalParameters',
   tags: TAG,
-  summary: 'Admin settings: point size and tiling parameters',
+  summary: 'Admin settings: point size, globe opacity, world imagery keys and tiling parameters',
   security: SESSION_SECURITY,
   middleware: [requireRole('admin')] as const,
   responses: { 200: jsonResponse(GlobalParametersSchema, 'The settings'), ...errorResponses(ADMIN) },
@@ -50,6 +64,9 @@ const patchRoute = createRoute({
         .strictObject({
           pointSize: z.number().min(0.5).max(50).optional(),
           tilingParameters: z.string().max(2000).optional(),
+          globeOpacity: z.number().min(0).max(100).optional(),
+          cesiumIonToken: z.string().max(2000).optional(),
+          bingMapsKey: z.string().max(500).optional(),
         })
         .openapi('GlobalParametersPatch'),
     ),
@@ -66,7 +83,16 @@ export function globalParametersRoutes(deps: AppDeps) {
 
   app.openapi(cesiumRoute, async (c) => {
     c.header('Cache-Control', 'public, max-age=60');
-    return c.json({ pointSize: (await readGlobalParameters(deps)).pointSize }, 200);
+    const p = await readGlobalParameters(deps);
+    return c.json(
+      {
+        pointSize: p.pointSize,
+        globeOpacity: p.globeOpacity,
+        cesiumIonToken: p.cesiumIonToken,
+        bingMapsKey: p.bingMapsKey,
+      },
+      200,
+    );
   });
 
   app.openapi(readRoute, async (c) => {
@@ -80,6 +106,9 @@ export function globalParametersRoutes(deps: AppDeps) {
       await updateGlobalParameters(deps, {
         ...(body.pointSize !== undefined ? { pointSize: body.pointSize } : {}),
         ...(body.tilingParameters !== undefined ? { tilingParameters: body.tilingParameters } : {}),
+        ...(body.globeOpacity !== undefined ? { globeOpacity: body.globeOpacity } : {}),
+        ...(body.cesiumIonToken !== undefined ? { cesiumIonToken: body.cesiumIonToken } : {}),
+        ...(body.bingMapsKey !== undefined ? { bingMapsKey: body.bingMapsKey } : {}),
       }),
       200,
     );

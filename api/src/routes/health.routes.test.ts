@@ -48,10 +48,17 @@ describe('GET /api/health', () => {
             where datname = current_database() and application_name = 'nuage-worker'`.execute(t.tdb.db)
         ).rows[0]!.n,
       );
+    // The previous test's worker has closed its connections, but the server may list their backends
+    // for a moment more: counting them here would pass the wait below before this worker connects.
+    await waitFor(async () => (await workerConnections()) === 0, 10_000, "the previous worker's backends to end");
     const worker = await startWorker(t.deps, { databaseUrl: t.tdb.url });
     await waitFor(async () => (await workerConnections()) > 0, 10_000, 'the worker to connect');
     await worker.stop();
+    // Every client is closed when stop() resolves (what DROP DATABASE ... WITH (FORCE) would have cut)…
     expect(worker.pool.totalCount).toBe(0);
+    // …and the server ends their backends: it may list one for a few milliseconds after the client's
+    // Terminate (CI saw 1 listed at once), so the server side gets a short wait, never a pass without 0.
+    await waitFor(async () => (await workerConnections()) === 0, 5000, "the worker's backends to end");
     expect(await workerConnections()).toBe(0);
   });
 

@@ -3,7 +3,6 @@ import type { AppDeps, AppEnv } from '../context.js';
 import {
   type Collection,
   CRS84,
-  collectionFor,
   featureJson,
   itemOf,
   itemsPage,
@@ -15,7 +14,7 @@ import {
   surveyDay,
 } from '../services/ogc.service.js';
 import { cellValue, html, linkList, page, table } from './ogc-html.js';
-import { formatOf, OgcLinks, queryOf, viewerOf } from './ogc-request.js';
+import { collectionOf, formatOf, OgcLinks, queryOf, viewerOf } from './ogc-request.js';
 
 const GEOJSON = 'application/geo+json';
 const SCHEMA_JSON = 'application/schema+json';
@@ -130,8 +129,7 @@ export function ogcFeaturesRoutes(deps: AppDeps) {
     });
   });
 
-  const collection = async (c: Context<AppEnv>) =>
-    collectionFor(deps, await viewerOf(deps, c), c.req.param('collectionId') ?? '');
+  const collection = (c: Context<AppEnv>) => collectionOf(deps, c);
 
   app.get('/collections/:collectionId', async (c) => {
     const format = formatOf(c);

@@ -1,7 +1,13 @@
 import type { Context } from 'hono';
 import type { AppDeps, AppEnv } from '../context.js';
 import type { Viewer } from '../services/access.service.js';
-import { invalidParameter, type OgcCredentials, ogcViewer } from '../services/ogc.service.js';
+import {
+  type Collection,
+  invalidParameter,
+  type OgcCredentials,
+  ogcCollection,
+  ogcViewer,
+} from '../services/ogc.service.js';
 
 /** What the OGC routes share about a request: its credentials, the format it wants and its links. */
 
@@ -14,6 +20,14 @@ export function credentialsOf(c: Context<AppEnv>): OgcCredentials {
 /** The viewer of the request (null: no credentials at all); 401 for credentials that do not hold. */
 export function viewerOf(deps: AppDeps, c: Context<AppEnv>): Promise<Viewer | null> {
   return ogcViewer(deps, credentialsOf(c));
+}
+
+/**
+ * The collection of the request's `collectionId` that its credentials may
+ * read: one database round trip for a token (see ogcCollection); 401 / 404 otherwise.
+ */
+export function collectionOf(deps: AppDeps, c: Context<AppEnv>): Promise<Collection> {
+  return ogcCollection(deps, credentialsOf(c), c.req.param('collectionId') ?? '');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type Context, Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../context.js';
 import { AppError } from '../errors.js';
-import { type Collection, collectionFor, queryablesOf } from '../services/ogc.service.js';
+import { type Collection, queryablesOf } from '../services/ogc.service.js';
 import {
   collectionTile,
   MAX_ZOOM,
@@ -12,7 +12,7 @@ import {
   tileLayerName,
   tileRun,
 } from '../services/ogc-tiles.service.js';
-import { OgcLinks, viewerOf } from './ogc-request.js';
+import { collectionOf, OgcLinks } from './ogc-request.js';
 
 /** TileJSON field types of the queryables' JSON types. */
 const FIELD_TYPE: Record<string, string> = { number: 'Number', string: 'String', boolean: 'Boolean' };
@@ -33,7 +33,7 @@ export function ogcTilesRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   const collection = async (c: Context<AppEnv>): Promise<Collection> => {
-    const col = await collectionFor(deps, await viewerOf(deps, c), c.req.param('collectionId') ?? '');
+    const col = await collectionOf(deps, c);
     const tms = c.req.param('tileMatrixSetId');
     if (tms !== undefined && tms !== TILE_MATRIX_SET) {
       throw new AppError(404, 'NOT_FOUND', `no tile matrix set ${tms}: this server tiles in ${TILE_MATRIX_SET} only`);

@@ -85,6 +85,27 @@ export const LayerSchema = z
   })
   .openapi('Layer');
 
+/** Where a waiting or running job stands (api/src/services/queue.service.ts). */
+const QueueSchema = z
+  .object({
+    position: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: '1: next to start; null: running, or not queued yet.' }),
+    running: z.number().int().openapi({ description: 'Jobs running now, everyone’s.' }),
+    workers: z.number().int().openapi({ description: 'Worker processes alive (heartbeat in the last minute).' }),
+    waitingForPointCloud: z
+      .boolean()
+      .openapi({ description: 'A processing that is queued once the point cloud’s tiling ends.' }),
+    queuedAt: z.string().nullable(),
+    startedAt: z.string().nullable(),
+    runAt: z.string().nullable().openapi({ description: 'When a worker takes it; in the future while a retry waits.' }),
+    attempts: z.number().int().nullable(),
+    maxAttempts: z.number().int().nullable(),
+  })
+  .openapi('QueueState');
+
 const JobSummarySchema = z
   .object({
     id: IdSchema,
@@ -94,6 +115,7 @@ const JobSummarySchema = z
     errorCode: z.string().nullable(),
     errorMessage: z.string().nullable(),
     updatedAt: z.string(),
+    queue: QueueSchema.optional().openapi({ description: 'PENDING or PROGRESS jobs only.' }),
   })
   .openapi('JobSummary');
 
@@ -120,6 +142,17 @@ export const ProjectSchema = z
     errorCode: z.string().nullable(),
     errorMessage: z.string().nullable(),
     shareToken: z.string().nullable().optional().openapi({ description: 'Owner and admins only.' }),
+    verticalReference: z.record(z.string(), z.unknown()).nullable().optional().openapi({
+      description:
+        'Vertical reference of the point cloud heights (heights: orthometric|ellipsoidal, name, epsg, source: crs|assumed, geoidModel, undulationMetres) — the globe adds the geoid undulation to orthometric heights.',
+    }),
+    headerBoundsWarning: z
+      .object({ header: z.record(z.string(), z.number()), actual: z.record(z.string(), z.number()).nullable() })
+      .nullable()
+      .optional()
+      .openapi({
+        description: 'The file header’s bounds were smaller than its points; the true bounds were read (a warning).',
+      }),
     layers: z.array(LayerSchema).optional().openapi({ description: 'In the layer order of spec §3.' }),
     jobs: z
       .object({
@@ -135,7 +168,7 @@ export const ProjectSchema = z
 export const JobSchema = z
   .object({
     id: IdSchema,
-    kind: z.enum(['METADATA', 'TILING', 'PROCESSING']),
+    kind: z.enum(['METADATA', 'TILING', 'PROCESSING', 'CLASSIFICATION_EDIT']),
     taskId: z.string(),
     projectId: IdSchema,
     projectName: z.string(),
@@ -212,6 +245,10 @@ export const ProcessingOptionsBodySchema = z
       .min(1)
       .optional()
       .openapi({ description: 'Product ids to make (with what they need); every product when absent.' }),
+    orthophotoAssetId: z.string().optional().openapi({
+      description:
+        "Id of the project's uploaded ORTHOPHOTO asset (an RGB GeoTIFF, upload-signed-url with type ORTHOPHOTO): the classified cloud takes its colours from it (LAS PDRF 7, coloured tiles). Refused (ORTHOPHOTO_NOT_COVERING) when under half of the points fall on it.",
+    }),
   })
   // Unknown fields reach the service, which refuses them by name (INVALID_PROCESSING_OPTIONS).
   .passthrough()

@@ -6,6 +6,7 @@ import { cors } from 'hono/cors';
 import type { AppDeps, AppEnv } from '../context.js';
 import type { ErrorBody } from '../errors.js';
 import { contentTypeOf } from '../jobs/store-io.js';
+import { EMPTY_TILE_ETAG, EMPTY_TILE_PNG, rasterTile } from '../services/raster-tiles.service.js';
 import {
   grantMaxAge,
   splitGrantPath,
@@ -112,6 +113,25 @@ async function serveObject(
   });
 }
 
+/** A raster tile outside the raster: a small transparent PNG, the same for every tile. */
+function emptyTile(c: Context, cache: string): Response {
+  const headers = {
+    'Content-Type': 'image/png',
+    ETag: EMPTY_TILE_ETAG,
+    'Cache-Control': cache,
+    'X-Tile-Source': 'empty',
+  };
+  const inm = c.req.header('if-none-match');
+  if (inm?.split(',').some((t) => t.trim() === EMPTY_TILE_ETAG || t.trim() === '*')) {
+    return new Response(null, { status: 304, headers });
+  }
+  if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
+  return new Response(new Uint8Array(EMPTY_TILE_PNG), {
+    status: 200,
+    headers: { ...headers, 'Content-Length': String(EMPTY_TILE_PNG.length) },
+  });
+}
+
 /** The path after `/tiles/<kind>/<sig>/<exp>/`, decoded segment by segment; null when malformed. */
 function restOf(c: Context, kind: string): { sig: string; exp: string; path: string } | null {
   const parts = c.req.path.split('/');
@@ -154,12 +174,19 @@ export function tilesRoutes(deps: AppDeps) {
       origin: '*',
       allowMethods: ['GET', 'HEAD', 'OPTIONS'],
       allowHeaders: ['Range', 'If-None-Match'],
-      exposeHeaders: ['ETag', 'Content-Range', 'Content-Length', 'Accept-Ranges', 'Content-Disposition'],
+      exposeHeaders: [
+        'ETag',
+        'Content-Range',
+        'Content-Length',
+        'Accept-Ranges',
+        'Content-Disposition',
+        'X-Tile-Source',
+      ],
       maxAge: 86_400,
     }),
   );
 
-  const tile = async (c: Context, kind: 's' | 'raster') => {
+  const tile = async (c: Context, kind: 's' | 'raster'): Promise<Response> => {
     const r = restOf(c, kind);
     if (!r) return fail(c, 404, 'NOT_FOUND', 'not a tile URL');
     const g = splitGrantPath(r.path);
@@ -171,12 +198,19 @@ export function tilesRoutes(deps: AppDeps) {
     // Tiles under a run prefix never change: cacheable until the URL expires
     // (60 s for a share link's URL, so that revoking it holds in HTTP caches too).
     const age = grantMaxAge(g.grant, maxAge(r.exp));
-    return serveObject(
-      c,
-      deps.storage.tiles,
-      `${split.prefix}${split.rest}`,
-      g.grant ? `private, max-age=${age}` : `public, max-age=${age}, immutable`,
-    );
+    const cache = g.grant ? `private, max-age=${age}` : `public, max-age=${age}, immutable`;
+    if (kind === 'raster') {
+      // PNG tiles of rasters are rendered from the run's COG on first request, then served from the tiles store.
+      const made = await rasterTile(deps, split.prefix, split.rest);
+      if (!made) return fail(c, 404, 'NOT_FOUND', 'no such tile (zoom 0 to 24, x and y inside the zoom)');
+      if (made.kind === 'empty') return emptyTile(c, cache);
+      if (made.kind === 'stored') {
+        return serveObject(c, deps.storage.tiles, made.key, cache, {
+          'X-Tile-Source': made.rendered ? 'rendered' : 'cache',
+        });
+      }
+    }
+    return serveObject(c, deps.storage.tiles, `${split.prefix}${split.rest}`, cache);
   };
   app.get('/s/*', (c) => tile(c, 's'));
   app.get('/raster/*', (c) => tile(c, 'raster'));

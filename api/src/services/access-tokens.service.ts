@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  type AccessTokenOwner,
   type AccessTokenRow,
   countActiveAccessTokens,
   findAccessTokenOwner,
@@ -77,6 +78,23 @@ export interface AccessTokenUser {
 const invalid = () =>
   new AppError(401, 'ACCESS_TOKEN_INVALID', 'this access token is not valid (unknown, revoked or expired)');
 
+/** True when `token` is shaped like a token this server makes (only those are looked up). */
+export function isWellFormedAccessToken(token: string): boolean {
+  return TOKEN_SHAPE.test(token);
+}
+
+/**
+ * The user a looked-up token opens; 401 ACCESS_TOKEN_INVALID when it is
+ * unknown (undefined), revoked or expired, or its account is disabled or not activated.
+ */
+export function accessTokenUser(owner: AccessTokenOwner | undefined): AccessTokenUser {
+  if (!owner || owner.revoked || owner.expired || !owner.enabled || owner.activation_pending) throw invalid();
+  return { id: owner.user_id, email: owner.email, roles: owner.roles, tokenId: owner.token_id };
+}
+
+/** 401 ACCESS_TOKEN_INVALID for a token that is malformed (never looked up). */
+export const invalidAccessToken = invalid;
+
 /** Personal access tokens of the current user, and the check /ogc makes of one. */
 export function createAccessTokensService(deps: AppDeps) {
   const { db } = deps.database;
@@ -124,9 +142,7 @@ export function createAccessTokensService(deps: AppDeps) {
      */
     async authenticate(token: string): Promise<AccessTokenUser> {
       if (!TOKEN_SHAPE.test(token)) throw invalid();
-      const owner = await findAccessTokenOwner(db, hashAccessToken(token));
-      if (!owner || owner.revoked || owner.expired || !owner.enabled || owner.activation_pending) throw invalid();
-      return { id: owner.user_id, email: owner.email, roles: owner.roles, tokenId: owner.token_id };
+      return accessTokenUser(await findAccessTokenOwner(db, hashAccessToken(token)));
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EngineError } from '@nuage/engine/core/errors.js';
+import { EngineError, InvalidInput } from '@nuage/engine/core/errors.js';
 import { crsFromEpsg, resolveCrs } from '@nuage/engine/crs/index.js';
 import { readLasHeader } from '@nuage/engine/readers/index.js';
 import { assetKey, uploadKey } from '@nuage/tiles-cache';
@@ -28,6 +28,7 @@ import { storeSource } from '../jobs/store-io.js';
 import { canRead, canWrite, projectOfShareToken, type Viewer } from './access.service.js';
 import { queueNewJob } from './jobs.service.js';
 import { checkUpload } from './limits.service.js';
+import { ORTHOPHOTO, orthophotoFile, prepareOrthophotoUpload, storeOrthophoto } from './orthophoto.service.js';
 import { parseProcessingOptions } from './processing-options.js';
 import { type AssetDto, assetDto } from './project-view.js';
 import { grantForViewer } from './share-grants.service.js';
@@ -70,18 +71,65 @@ async function dtoOf(deps: AppDeps, asset: AssetRow, grant?: string): Promise<As
   return assetDto(deps, asset, await listAssetFiles(deps.database.db, [asset.id]), grant);
 }
 
-/** The file name as the user's browser sent it (URL-encoded per spec §7), kept only as metadata. */
-function decodeFilename(raw: string): string {
-  let name = raw;
+/** Characters never shown in a file name: C0/C1 controls and the bidi controls that reorder text (U+202E …). */
+const UNSHOWN_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** File names are shown under 255 characters (spec §5 "names under 255"). */
+export const MAX_FILE_NAME_LENGTH = 255;
+
+/**
+ * The name a client gave to a file, as sent (URL-decoded when it is) and as
+ * shown: only the last path segment, NFC, without control or bidi-override
+ * characters (a name cannot pose as `gpj.las` reversed). The name is metadata
+ * only, never a path; the original is kept in the asset's metadata.
+ * 400 FILE_NAME_TOO_LONG from 255 characters on.
+ */
+export function decodeFilename(raw: string): { display: string; original: string } {
+  let original = raw;
   try {
-    name = decodeURIComponent(raw);
+    original = decodeURIComponent(raw);
   } catch {
     // Not URL-encoded: keep it as it is.
   }
-  // Only the last path segment, no control characters, bounded: it is shown, never used as a path.
-  name = name.split(/[\\/]/).pop() ?? '';
-  return name.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255);
+  original = original.normalize('NFC');
+  const display = (original.split(/[\\/]/).pop() ?? '').replace(UNSHOWN_CHARACTERS, '').trim();
+  if ([...display].length >= MAX_FILE_NAME_LENGTH) {
+    throw new AppError(
+      400,
+      'FILE_NAME_TOO_LONG',
+      `the file name must be under ${MAX_FILE_NAME_LENGTH} characters (it has ${[...display].length}): rename the file`,
+      { max: MAX_FILE_NAME_LENGTH, length: [...display].length },
+    );
+  }
+  return { display, original };
 }
+
+/**
+ * Details of an INVALID_FILE from the engine's header check: the field it names,
+ * the value found, the problem in English, and an i18next `context` (the web's
+ * errors.json has `INVALID_FILE_scale`, `INVALID_FILE_pointFormat` …, else
+ * `INVALID_FILE_field`), so the translated message names the field too.
+ */
+function invalidFileDetails(err: EngineError): Record<string, unknown> {
+  if (!(err instanceof InvalidInput)) return {};
+  const field = err.field;
+  const context = field.startsWith('header.scale.')
+    ? 'scale'
+    : field.startsWith('header.offset.')
+      ? 'offset'
+      : field === 'header.pointFormat' && err.value !== undefined
+        ? 'pointFormat'
+        : field === 'header.pointRecordLength'
+          ? 'recordLength'
+          : field === 'header.pointCount'
+            ? 'pointCount'
+            : 'field';
+  const problem = err.message.replace(/^[^:]*:\s*/, '');
+  return { field, problem, context, ...(err.value !== undefined ? { value: err.value } : {}) };
+}
+
+const fileEmpty = () =>
+  new AppError(400, 'FILE_EMPTY', 'the file is empty (0 bytes): select a LAS or LAZ file', { field: 'file.size' });
 
 export interface UploadRequest {
   layerId: string;
@@ -137,6 +185,9 @@ export async function prepareUpload(
   if (!layer || !(viewer.admin || layer.owner_id === viewer.id)) {
     throw new AppError(404, 'LAYER_NOT_FOUND', 'no such layer');
   }
+  // An orthophoto to colour the cloud from: any layer of the project names it, it goes to the raster layer.
+  if (req.type === ORTHOPHOTO)
+    return prepareOrthophotoUpload(deps, layer, { ...req, filename: decodeFilename(req.filename) });
   if (req.type !== 'POINT_CLOUD' || layer.type !== 'POINT_CLOUD') {
     throw new AppError(
       400,
@@ -144,7 +195,7 @@ export async function prepareUpload(
       'only POINT_CLOUD files are uploaded, into the point cloud layer',
     );
   }
-  const filename = decodeFilename(req.filename);
+  const { display: filename, original } = decodeFilename(req.filename);
   if (!/\.la[sz]$/i.test(filename)) {
     throw new AppError(400, 'INVALID_FILE', 'the file is invalid: a .las or .laz file is expected');
   }
@@ -177,7 +228,8 @@ export async function prepareUpload(
     await updateAsset(trx, row.id, {
       upload_token_hash: req.tokenHash,
       upload_expires_at: req.expiresAt,
-      metadata: null,
+      // The name exactly as sent (JSON keeps every character; PostgreSQL refuses only NUL).
+      metadata: JSON.stringify({ upload: { originalFilename: original.replace(/\u0000/g, '\\u0000') } }),
       tiles_prefix: null,
     });
     await setProjectStatus(trx, layer.project_id, 'UPLOADING');
@@ -199,6 +251,7 @@ export async function requestUploadUrl(
   viewer: Viewer,
   req: UploadRequest,
 ): Promise<{ signedUrl: string; asset: AssetDto; filename: string }> {
+  if (req.fileSize === 0) throw fileEmpty();
   const token = randomToken();
   const exp = expiresIn(UPLOAD_URL_SECONDS);
   const { asset, filename } = await prepareUpload(deps, viewer, {
@@ -227,8 +280,8 @@ async function removeAssetFiles(deps: AppDeps, projectId: string, assetId: strin
 
 export interface UploadResult {
   asset: AssetDto;
-  /** What the server read from the stored bytes. */
-  header: {
+  /** What the server read from the stored bytes (a point cloud; absent for an orthophoto). */
+  header?: {
     lasVersion: string;
     pointFormat: number;
     pointCount: number;
@@ -288,6 +341,10 @@ export async function receiveUpload(
         limit: declared,
       }),
     );
+  }
+  if (claimed.type === ORTHOPHOTO) {
+    const stored = await storeOrthophoto(deps, claimed, body, declared);
+    return { asset: await dtoOf(deps, stored) };
   }
   return storeUpload(deps, claimed, body, {
     expectedBytes: declared,
@@ -353,6 +410,11 @@ export async function storeUpload(
     );
   }
 
+  if (received === 0) {
+    await objects.delete(key).catch(() => false);
+    return failUpload(deps, asset, 'ERROR', fileEmpty());
+  }
+
   let header: Awaited<ReturnType<typeof readLasHeader>>;
   try {
     const source = storeSource(objects, key, received);
@@ -363,7 +425,9 @@ export async function storeUpload(
     try {
       header = await readLasHeader(source);
     } catch (err) {
-      if (err instanceof EngineError) throw new AppError(400, 'INVALID_FILE', `the file is invalid: ${err.message}`);
+      if (err instanceof EngineError) {
+        throw new AppError(400, 'INVALID_FILE', `the file is invalid: ${err.message}`, invalidFileDetails(err));
+      }
       throw err;
     }
   } catch (err) {
@@ -433,6 +497,7 @@ export async function startTiling(
   let options: unknown;
   if (req.processingOptions !== undefined) {
     options = parseProcessingOptions(req.processingOptions);
+    await orthophotoFile(deps.database.db, asset.project_id, options as { orthophotoAssetId?: string });
   }
   const standing = await standingOf(deps, asset.owner_id);
   const refusal = uploadRefusal(standing) ?? (options !== undefined ? processingRefusal(standing, null) : null);

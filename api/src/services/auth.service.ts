@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthUser, Role } from '../auth.types.js';
+import { forgetLoginPair, reserveAttempt } from '../db/queries/auth-attempts.queries.js';
 import {
   consumeToken,
   findUsableToken,
@@ -24,7 +25,7 @@ import { renderMail } from '../mail/mail.templates.js';
 import { mailer } from '../mail/mailer.js';
 import { type Language, normalizeEmail, pickLanguage } from './account-rules/account.rules.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { countAttempt, RATE_RULES, releaseAttempts } from './rate-limit.service.js';
+import { countAttempt, countLoginAttempt, LOGIN_THROTTLE, RATE_RULES, releaseAttempts } from './rate-limit.service.js';
 import { ensureSubscription } from './subscription.service.js';
 import {
   hashMailToken,
@@ -184,6 +185,31 @@ export function createAuthService(deps: AppDeps) {
     }
   }
 
+  /**
+   * Tells the owner of an account under attack (at most one mail per
+   * LOGIN_THROTTLE.alertEverySeconds). Runs after the 401 is answered; a mail
+   * that cannot be sent is logged, never shown to whoever is guessing.
+   */
+  async function alertLoginFailures(user: UserRow, failures: number): Promise<void> {
+    try {
+      const claim = await reserveAttempt(db, 'login-alert', user.email, 1, LOGIN_THROTTLE.alertEverySeconds);
+      if (!claim.ok) return;
+      const content = renderMail(
+        {
+          id: 'login-failures',
+          name: user.firstname,
+          failures,
+          minutes: LOGIN_THROTTLE.windowSeconds / 60,
+          forgotLink: appLink('auth/forgotPwd', undefined),
+        },
+        pickLanguage(user.prefer_language),
+      );
+      await mailer(deps).send(user.email, content);
+    } catch (err) {
+      deps.log.error({ err, userId: user.id }, 'the failed-login alert could not be sent');
+    }
+  }
+
   return {
     appLink,
 
@@ -194,19 +220,18 @@ export function createAuthService(deps: AppDeps) {
      */
     async login(input: { email: string; password: string; rememberDays: RememberDays; ip: string }) {
       const email = normalizeEmail(input.email);
-      const byIp = await countAttempt(db, RATE_RULES.loginIp, input.ip);
-      let byAccount: string;
-      try {
-        byAccount = await countAttempt(db, RATE_RULES.loginAccount, email);
-      } catch (err) {
-        await releaseAttempts(db, byIp);
-        throw err;
-      }
+      const attempt = await countLoginAttempt(db, email, input.ip);
       const user = await findUserByEmail(db, email);
       const ok = await verifyPassword(user?.password_hash ?? (await getDummyHash()), input.password);
-      if (!user || !ok) throw new AppError(401, 'INVALID_CREDENTIALS', 'invalid email or password');
-      // A successful login is not a failed attempt.
-      await releaseAttempts(db, byIp, byAccount);
+      if (!user || !ok) {
+        if (user && attempt.accountFailures >= LOGIN_THROTTLE.alertAfter) {
+          void alertLoginFailures(user, attempt.accountFailures);
+        }
+        throw new AppError(401, 'INVALID_CREDENTIALS', 'invalid email or password');
+      }
+      // A successful login is not a failed attempt, and its client is the owner's.
+      await releaseAttempts(db, ...attempt.ids);
+      await forgetLoginPair(db, email, input.ip);
       if (user.activation_pending) {
         throw new AppError(403, 'ACCOUNT_NOT_ACTIVATED', 'the account is not activated: follow the link in its mail');
       }

@@ -1,15 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CrsRequired, EngineError, InvalidInput } from '@nuage/engine/core/errors.js';
 import { type CrsInfo, crsFromEpsg } from '@nuage/engine/crs/index.js';
 import { DISPLAY_OF_ASSET } from '@nuage/engine/products/registry.js';
-import {
-  EXPORT_FORMATS,
-  type ExportFormat,
-  exportFeatures,
-  readGeoJsonFeatures,
-} from '@nuage/engine/writers/export.js';
+import { EXPORT_FORMATS, type ExportFormat } from '@nuage/engine/writers/export.js';
 import { assetRunPrefix, checkKey, runFileKey, splitAssetRunKey } from '@nuage/tiles-cache';
 import type { AppDeps } from '../context.js';
 import {
@@ -25,8 +19,12 @@ import { PermanentJobError } from '../jobs/job-runner.js';
 import { contentTypeOf, localCopy, uploadFile } from '../jobs/store-io.js';
 import type { Viewer } from './access.service.js';
 import { assetFor } from './assets.service.js';
+import { exportError } from './export.task.js';
+import { exportInThread } from './exports.thread.js';
 import { grantForViewer } from './share-grants.service.js';
 import { signedFileUrl } from './tiles.service.js';
+
+export { exportError };
 
 /**
  * Vector exports (spec §1, §7): a READY vector asset's features as GeoJSON
@@ -104,7 +102,7 @@ export function unknownFormat(format: string): AppError {
  * metadata recorded it (what the processing read), else the EPSG code given
  * for the point cloud or found for the project. Null when there is none.
  */
-async function projectCrs(deps: AppDeps, projectId: string): Promise<CrsInfo | null> {
+export async function projectCrs(deps: AppDeps, projectId: string): Promise<CrsInfo | null> {
   const db = deps.database.db;
   const cloud = await findProjectAsset(db, projectId, 'POINT_CLOUD');
   const recorded = (cloud?.metadata as { crs?: Partial<CrsInfo> | null } | null)?.crs;
@@ -145,21 +143,6 @@ function exportKey(asset: OwnedAssetRow, source: AssetFileRow, format: ExportFor
   return run
     ? runFileKey(split.parts.projectId, asset.id, run[1]!, name)
     : checkKey(assetRunPrefix(split.parts.projectId, asset.id, split.parts.run) + name);
-}
-
-/** An engine error of a writer as the API's error. */
-export function exportError(err: unknown, format: ExportFormat): unknown {
-  if (err instanceof CrsRequired) {
-    return new AppError(409, 'CRS_REQUIRED', `a ${format.toUpperCase()} export needs the project CRS: ${err.message}`);
-  }
-  if (err instanceof InvalidInput) {
-    if (/too large/i.test(err.message)) {
-      return new AppError(413, 'EXPORT_TOO_LARGE', err.message, { format });
-    }
-    return new AppError(422, 'EXPORT_NOT_POSSIBLE', err.message, { format });
-  }
-  if (err instanceof EngineError) return new AppError(422, 'EXPORT_NOT_POSSIBLE', err.message, { format });
-  return err;
 }
 
 /** Exports being made in this process, by cache key: concurrent first requests share one. */
@@ -212,16 +195,17 @@ async function makeExport(
     const crs = EXPORT_FORMATS[format].crs === 'project' ? await projectCrs(deps, asset.project_id) : null;
     const out = path.join(tmp, `export.${EXPORT_FORMATS[format].extension}`);
     const fileName = exportFileName(projectName, asset.type, format);
-    let written: Awaited<ReturnType<typeof exportFeatures>>;
-    try {
-      const features = await readGeoJsonFeatures(local);
-      written = await exportFeatures(features, format, crs, out, {
+    // In a thread of its own: the API's main thread keeps answering meanwhile.
+    const written = await exportInThread({
+      input: local,
+      format,
+      crs,
+      out,
+      options: {
         assetType: asset.type,
         layerName: format === 'shp' ? fileName.replace(/\.zip$/, '') : asset.type.toLowerCase(),
-      });
-    } catch (err) {
-      throw exportError(err, format);
-    }
+      },
+    });
     const size = await uploadFile(deps.storage.objects, out, key);
     const extension = exportFileExtension(format);
     const row = await deps.database.db.transaction().execute(async (trx) => {

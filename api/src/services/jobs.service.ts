@@ -19,6 +19,7 @@ import { AppError } from '../errors.js';
 import { ensureQueue, MAX_ATTEMPTS } from '../jobs/queue.js';
 import { projectFor, type Viewer } from './access.service.js';
 import { reserveForJob } from './credits.service.js';
+import { orthophotoFile } from './orthophoto.service.js';
 import {
   makesProduct,
   type ProcessingOptions,
@@ -69,6 +70,7 @@ export async function requestProcessing(
 ): Promise<JobDto> {
   const project = await projectFor(deps, viewer, projectId, 'write');
   const options: ProcessingOptions = parseProcessingOptions(rawOptions);
+  await orthophotoFile(deps.database.db, project.id, options);
   await ensureQueue(deps);
   const job = await deps.database.db.transaction().execute(async (trx) => {
     await lockProject(trx, project.id);
@@ -221,6 +223,7 @@ export async function listJobsPage(
     order: 'ASC' | 'DESC';
     state?: JobState | undefined;
     projectId?: string | undefined;
+    search?: string | undefined;
   },
 ): Promise<{ count: number; results: JobDto[] }> {
   const { count, rows } = await listJobs(deps.database.db, q);

@@ -36,6 +36,8 @@ export async function ionTilerUpload(
   try {
     parser = busboy({
       headers: { 'content-type': request.contentType! },
+      // Browsers send file names as raw UTF-8 in filename="…" (busboy would read them as Latin-1: é → Ã©).
+      defParamCharset: 'utf8',
       limits: { files: 5, fields: 20, fieldSize: 64 * 1024, parts: 40, headerPairs: 50 },
     });
   } catch (err) {

@@ -6,6 +6,7 @@ import {
   type FeatureText,
   type FeatureWhere,
   findCollection,
+  findCollectionAccess,
   findFeature,
   type GeometryOutput,
   listCollections,
@@ -18,7 +19,14 @@ import { findProjectByShareToken } from '../db/queries/projects.queries.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { canRead, type Viewer } from './access.service.js';
-import { createAccessTokensService, isAccessToken } from './access-tokens.service.js';
+import {
+  accessTokenUser,
+  createAccessTokensService,
+  hashAccessToken,
+  invalidAccessToken,
+  isAccessToken,
+  isWellFormedAccessToken,
+} from './access-tokens.service.js';
 import { NORTH_FIRST_EPSG_RANGES } from './ogc-axis-order.generated.js';
 import { Cql2Error, type Cql2Expr, cql2Properties, parseCql2 } from './ogc-cql2.js';
 
@@ -58,6 +66,16 @@ export interface OgcCredentials {
   auth: AuthContext;
 }
 
+const asUser = (u: { id: string; roles: readonly string[] }): Viewer => ({
+  kind: 'user',
+  id: u.id,
+  admin: u.roles.includes('admin'),
+});
+
+const SHARE_TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}$/;
+const invalidTokenParam = () =>
+  new AppError(401, 'ACCESS_TOKEN_INVALID', 'token: not a valid access token or share token (revoked or mistyped)');
+
 /**
  * The viewer of an OGC request, or null when it carries no credentials at all.
  * `?token=` first (a personal access token, else a share token), then a bearer
@@ -66,24 +84,11 @@ export interface OgcCredentials {
  */
 export async function ogcViewer(deps: AppDeps, creds: OgcCredentials): Promise<Viewer | null> {
   const tokens = createAccessTokensService(deps);
-  const asUser = (u: { id: string; roles: readonly string[] }): Viewer => ({
-    kind: 'user',
-    id: u.id,
-    admin: u.roles.includes('admin'),
-  });
   if (creds.tokenParam !== undefined && creds.tokenParam !== '') {
     const token = creds.tokenParam;
     if (isAccessToken(token)) return asUser(await tokens.authenticate(token));
-    const project = /^[A-Za-z0-9_-]{20,100}$/.test(token)
-      ? await findProjectByShareToken(deps.database.db, token)
-      : undefined;
-    if (!project) {
-      throw new AppError(
-        401,
-        'ACCESS_TOKEN_INVALID',
-        'token: not a valid access token or share token (revoked or mistyped)',
-      );
-    }
+    const project = SHARE_TOKEN_SHAPE.test(token) ? await findProjectByShareToken(deps.database.db, token) : undefined;
+    if (!project) throw invalidTokenParam();
     return { kind: 'share', token };
   }
   if (creds.bearer && isAccessToken(creds.bearer)) return asUser(await tokens.authenticate(creds.bearer));
@@ -401,6 +406,40 @@ export async function collectionFor(deps: AppDeps, viewer: Viewer | null, id: st
   return (await withStats(deps, [row]))[0]!;
 }
 
+/**
+ * The collection `id` for a request's credentials, as {@link ogcViewer} then
+ * {@link collectionFor} decide (same order, same errors), in one database
+ * round trip for a personal access token or a share token: the token, its
+ * user, the share and the collection with its project are read by one query
+ * (nothing cached, so a revoked token or share, or a deleted asset, ends at
+ * once). A session still costs its own look-up of the user.
+ */
+export async function ogcCollection(deps: AppDeps, creds: OgcCredentials, id: string): Promise<Collection> {
+  let accessToken: string | null = null;
+  let shareToken: string | null = null;
+  if (creds.tokenParam !== undefined && creds.tokenParam !== '') {
+    if (isAccessToken(creds.tokenParam)) accessToken = creds.tokenParam;
+    else if (SHARE_TOKEN_SHAPE.test(creds.tokenParam)) shareToken = creds.tokenParam;
+    else throw invalidTokenParam();
+  } else if (creds.bearer && isAccessToken(creds.bearer)) {
+    accessToken = creds.bearer;
+  } else {
+    return collectionFor(deps, await ogcViewer(deps, creds), id);
+  }
+  if (accessToken !== null && !isWellFormedAccessToken(accessToken)) throw invalidAccessToken();
+  const found = await findCollectionAccess(deps.database.db, {
+    assetId: /^\d{1,18}$/.test(id) ? id : null,
+    tokenHash: accessToken === null ? null : hashAccessToken(accessToken),
+    shareToken,
+  });
+  let viewer: Viewer;
+  if (accessToken !== null) viewer = asUser(accessTokenUser(found.token));
+  else if (found.shareTokenKnown) viewer = { kind: 'share', token: shareToken! };
+  else throw invalidTokenParam();
+  if (!found.collection || !canRead(viewer, found.collection)) throw noSuchCollection();
+  return (await withStats(deps, [found.collection]))[0]!;
+}
+
 /** The properties filters may use (scalar values), from the collection's features; cached per asset version. */
 export async function queryablesOf(deps: AppDeps, c: Collection): Promise<Queryable[]> {
   const d = derivedOf(c.row);
@@ -555,13 +594,26 @@ export async function itemsPage(
 ): Promise<{ matched: number; rows: FeatureText[] }> {
   if (!timeMatches(c, q.datetime)) return { matched: 0, rows: [] };
   const unfiltered = !q.bbox && !q.filter;
-  const page = await pageFeatures(deps.database.db, {
+  const ask = {
     where: { assetId: c.row.asset_id, bbox: q.bbox, filter: q.filter },
     output: q.crs,
     limit: q.limit,
     offset: q.offset,
     countMatched: !unfiltered,
-  });
+  };
+  const { denseFrom } = c.stats;
+  if (unfiltered && denseFrom) {
+    // Ids first…first+n-1 (this asset version's): the page starts at id first+offset, found in the index
+    // instead of stepping over `offset` entries. A page that does not hold what the statistics promise
+    // (the features were replaced meanwhile: new ids are above the old ones) is read again by offset.
+    const expected = Math.max(0, Math.min(q.limit, c.stats.features - q.offset));
+    if (expected === 0) return { matched: c.stats.features, rows: [] };
+    const first = BigInt(denseFrom);
+    const ids = { from: String(first + BigInt(q.offset)), to: String(first + BigInt(c.stats.features - 1)) };
+    const page = await pageFeatures(deps.database.db, { ...ask, ids });
+    if (page.rows.length === expected) return { matched: c.stats.features, rows: page.rows };
+  }
+  const page = await pageFeatures(deps.database.db, ask);
   return { matched: page.matched ?? c.stats.features, rows: page.rows };
 }
 

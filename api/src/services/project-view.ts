@@ -65,6 +65,27 @@ export interface JobSummaryDto {
   errorCode: string | null;
   errorMessage: string | null;
   updatedAt: string;
+  /** Where a PENDING or PROGRESS job stands (queue.service.ts); absent once it ended. */
+  queue?: QueueDto;
+}
+
+/** The real state of the queue for one waiting or running job (replaces the spec's fixed "about 3 minutes"). */
+export interface QueueDto {
+  /** 1: the next job a worker takes; null: not in the queue (running, or waiting for its point cloud). */
+  position: number | null;
+  /** Jobs running now, everyone's. */
+  running: number;
+  /** Worker processes alive (a heartbeat in the last minute); 0: nothing will start until one runs. */
+  workers: number;
+  /** A processing that starts once the point cloud's tiling ends (not queued yet). */
+  waitingForPointCloud: boolean;
+  queuedAt: string | null;
+  startedAt: string | null;
+  /** When graphile-worker takes it; later than now while a retry waits for its back-off. */
+  runAt: string | null;
+  /** Attempts made so far (graphile-worker), and the most it will make. */
+  attempts: number | null;
+  maxAttempts: number | null;
 }
 
 export interface ProjectDto {
@@ -92,6 +113,10 @@ export interface ProjectDto {
   errorMessage: string | null;
   /** Present for the owner and admins only. */
   shareToken?: string | null;
+  /** Heights of the point cloud: their vertical reference and the geoid model used for the globe (engine metadata). */
+  verticalReference?: Record<string, unknown> | null;
+  /** The file's header bounds were smaller than its points: the true bounds were read (a warning, not an error). */
+  headerBoundsWarning?: { header: Record<string, number>; actual: Record<string, number> | null } | null;
   layers?: LayerDto[];
   jobs?: Partial<Record<'metadata' | 'tiling' | 'processing', JobSummaryDto>>;
 }
@@ -164,6 +189,25 @@ export async function assetDto(
   };
 }
 
+/**
+ * What the point cloud's metadata tells the project page beyond spec §3's fields:
+ * the vertical reference of its heights and the header-bounds warning.
+ */
+export function pointCloudNotes(
+  assets: readonly AssetRow[],
+): Pick<ProjectDto, 'verticalReference' | 'headerBoundsWarning'> {
+  const cloud = assets.find((a) => a.type === 'POINT_CLOUD');
+  const m = (cloud?.metadata ?? null) as Record<string, unknown> | null;
+  if (!m || typeof m !== 'object') return { verticalReference: null, headerBoundsWarning: null };
+  const v = m.verticalReference;
+  const h = m.headerBoundsTooSmall as Record<string, number> | null | undefined;
+  return {
+    verticalReference: v && typeof v === 'object' ? (v as Record<string, unknown>) : null,
+    headerBoundsWarning:
+      h && typeof h === 'object' ? { header: h, actual: (m.bbox as Record<string, number> | undefined) ?? null } : null,
+  };
+}
+
 /** Layers in spec order, each with its assets in spec order (`grant`: as {@link assetDto}). */
 export async function layerDtos(
   deps: AppDeps,
@@ -188,7 +232,7 @@ export async function layerDtos(
   return out;
 }
 
-const JOB_NAMES: Record<JobKind, 'metadata' | 'tiling' | 'processing'> = {
+const JOB_NAMES: Partial<Record<JobKind, 'metadata' | 'tiling' | 'processing'>> = {
   METADATA: 'metadata',
   TILING: 'tiling',
   PROCESSING: 'processing',
@@ -198,7 +242,10 @@ const JOB_NAMES: Record<JobKind, 'metadata' | 'tiling' | 'processing'> = {
 export function jobSummaries(jobs: readonly JobRow[]): ProjectDto['jobs'] {
   const out: NonNullable<ProjectDto['jobs']> = {};
   for (const j of [...jobs].sort((a, b) => Number(a.id) - Number(b.id))) {
-    out[JOB_NAMES[j.kind]] = {
+    const name = JOB_NAMES[j.kind];
+    // Classification edit jobs have their own status (GET /projects/{id}/classification-edits).
+    if (!name) continue;
+    out[name] = {
       id: j.id,
       state: j.state,
       step: j.step,

@@ -1,7 +1,7 @@
 import { projectPrefix } from '@nuage/tiles-cache';
 import type { AppDeps } from '../context.js';
 import { ensureLayer, listAssetFiles, listAssets, listLayers } from '../db/queries/assets.queries.js';
-import { listProjectJobs } from '../db/queries/jobs.queries.js';
+import { latestJobsOfProjects, listProjectJobs } from '../db/queries/jobs.queries.js';
 import {
   deleteProject as deleteProjectRow,
   findProject,
@@ -15,7 +15,15 @@ import {
 import { AppError } from '../errors.js';
 import { canWrite, projectFor, projectOfShareToken, type Viewer } from './access.service.js';
 import { checkProjectCount } from './limits.service.js';
-import { jobSummaries, LAYER_NAMES, layerDtos, type ProjectDto, projectSummary } from './project-view.js';
+import {
+  jobSummaries,
+  LAYER_NAMES,
+  layerDtos,
+  type ProjectDto,
+  pointCloudNotes,
+  projectSummary,
+} from './project-view.js';
+import { addQueueStates } from './queue.service.js';
 import { grantForViewer, shareGrants } from './share-grants.service.js';
 import { randomToken } from './signing.service.js';
 import { checkUploadStanding } from './subscription.service.js';
@@ -50,10 +58,13 @@ export async function projectDetails(deps: AppDeps, viewer: Viewer, project: Pro
     db,
     assets.map((a) => a.id),
   );
+  const latest = jobSummaries(jobs);
+  await addQueueStates(db, [latest]);
   return {
     ...projectSummary(project, canWrite(viewer, project)),
+    ...pointCloudNotes(assets),
     layers: await layerDtos(deps, layers, assets, files, grantForViewer(viewer, project.id)),
-    jobs: jobSummaries(jobs),
+    jobs: latest,
   };
 }
 
@@ -80,8 +91,22 @@ export async function listProjects(
   deps: AppDeps,
   query: ProjectListQuery,
 ): Promise<{ count: number; results: ProjectDto[] }> {
-  const { count, rows } = await listProjectRows(deps.database.db, query);
-  return { count, results: rows.map((r) => projectSummary(r, true)) };
+  const db = deps.database.db;
+  const { count, rows } = await listProjectRows(db, query);
+  // The latest jobs of the page's projects, with their queue state: the list shows live progress.
+  const jobs = await latestJobsOfProjects(
+    db,
+    rows.map((r) => r.id),
+  );
+  const results = rows.map((r) => ({
+    ...projectSummary(r, true),
+    jobs: jobSummaries(jobs.filter((j) => j.project_id === r.id)),
+  }));
+  await addQueueStates(
+    db,
+    results.map((r) => r.jobs),
+  );
+  return { count, results };
 }
 
 export async function getProject(deps: AppDeps, viewer: Viewer, id: string): Promise<ProjectDto> {

@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import { forgetAttempts, pruneAttempts, reserveAttempt } from '../db/queries/auth-attempts.queries.js';
+import {
+  forgetAttempts,
+  type LoginBackoffPolicy,
+  pruneAttempts,
+  reserveAttempt,
+  reserveLoginAttempt,
+} from '../db/queries/auth-attempts.queries.js';
 import type { Database } from '../db/types.js';
 import { AppError } from '../errors.js';
 
@@ -15,10 +21,6 @@ export interface RateRule {
  * (table auth_attempts), so every API process shares them.
  */
 export const RATE_RULES = {
-  /** Failed logins per account (email, known or not): spec-level rule of the accounts issue. */
-  loginAccount: { bucket: 'login-account', limit: 10, windowSeconds: 15 * 60 },
-  /** Failed logins per client IP, whatever the accounts tried. */
-  loginIp: { bucket: 'login-ip', limit: 50, windowSeconds: 15 * 60 },
   /** Registrations per client IP. */
   registerIp: { bucket: 'register-ip', limit: 20, windowSeconds: 60 * 60 },
   /** Reset and activation mails asked per client IP. */
@@ -26,6 +28,50 @@ export const RATE_RULES = {
   /** Reset and activation mails asked per address (no mail bombing of one inbox). */
   mailAddress: { bucket: 'mail-address', limit: 5, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, RateRule>;
+
+/**
+ * Failed logins slow down the client that fails, never the account: an
+ * (account, client) pair gets 5 free failures, then waits 1 s, 2 s, 4 s … (at
+ * most 15 min) before each further try; a client (IP address as
+ * `clientIp()` resolves it) gets 50 free failures across accounts, then the
+ * same doubling. Failures are forgotten after 15 minutes. A client that has not
+ * failed on an account can always try it, so nobody who knows an email can
+ * lock its owner out; once an account has 10 failures in the window (it is
+ * under attack) a client that failed on it once already waits, and the owner
+ * gets a mail (at most one an hour).
+ */
+export const LOGIN_THROTTLE = {
+  windowSeconds: 15 * 60,
+  pairFree: 5,
+  clientFree: 50,
+  accountUnderAttack: 10,
+  baseSeconds: 1,
+  maxSeconds: 15 * 60,
+  /** Failures of an account in the window after which its owner is told by mail. */
+  alertAfter: 10,
+  /** At most one such mail per account in this many seconds. */
+  alertEverySeconds: 60 * 60,
+} as const satisfies LoginBackoffPolicy & Record<string, number>;
+
+/**
+ * Counts one login attempt of `email` from `client` under {@link LOGIN_THROTTLE},
+ * or throws 429 TOO_MANY_ATTEMPTS with the seconds this client must wait.
+ * @returns the attempt ids (to un-count a login that succeeds) and the account's failures in the window.
+ */
+export async function countLoginAttempt(
+  db: Kysely<Database>,
+  email: string,
+  client: string,
+): Promise<{ ids: string[]; accountFailures: number }> {
+  if (Math.random() < 0.01) await pruneAttempts(db);
+  const r = await reserveLoginAttempt(db, email, client, LOGIN_THROTTLE);
+  if (!r.ok) {
+    throw new AppError(429, 'TOO_MANY_ATTEMPTS', `too many failed logins: try again in ${r.retryAfterSeconds} s`, {
+      retryAfterSeconds: r.retryAfterSeconds,
+    });
+  }
+  return { ids: r.ids, accountFailures: r.accountFailures };
+}
 
 /**
  * Counts one attempt against a rule, or throws 429 TOO_MANY_ATTEMPTS with the

@@ -10,6 +10,11 @@
  *    API: upload, start-tiling, poll until the tileset is READY; the time from
  *    start-tiling to READY and each job's run time. Reference, same run: the
  *    engine's tilePointCloud on the same file, no API.
+ * 3. Processing (`--gb N`, default 1; `--skip-processing`): a real-replica LAS
+ *    of N GB (the bcts mosaic and the AHN corridor, copied side by side, see
+ *    replica.ts) through the whole `nuage process` (every product, default
+ *    options): wall and CPU time per GB, peak RSS, each product's time.
+ *    Reference, same run: reading the same file's bytes from disk.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -33,6 +38,7 @@ import { realFile } from '@nuage/fixtures/real-data.js';
 import { migrate } from '@nuage/migrations';
 import pg from 'pg';
 import type { BenchSuite } from '../main.js';
+import { timeWholeProcess, writeReplica } from '../replica.js';
 
 const PASSWORD = 'Bench-Mark-2024x';
 const RECORD = 20;
@@ -127,7 +133,8 @@ async function jsonCall(base: string, token: string, method: string, p: string, 
 }
 
 export default {
-  description: 'projects API: streamed upload memory, and start-tiling → READY time on a real file',
+  description:
+    'projects API: streamed upload memory, start-tiling → READY on a real file; the whole nuage process on a 1 GB real replica',
   async run(args) {
     const arg = (name: string, dflt: string) => {
       const i = args.indexOf(name);
@@ -295,6 +302,35 @@ export default {
           },
         };
         console.log('tiling', JSON.stringify(figures.tiling));
+      }
+      if (!args.includes('--skip-processing')) {
+        const gb = Number(arg('--gb', '1'));
+        const replica = await writeReplica(path.join(dataDir, 'replica.las'), gb * 2 ** 30);
+        const r0 = performance.now();
+        for await (const _ of createReadStream(replica.path, { highWaterMark: 1 << 22 })) {
+          // raw read: bytes only
+        }
+        const rawMs = performance.now() - r0;
+        const run = await timeWholeProcess(replica.path, path.join(dataDir, 'replica-out'));
+        const sizeGb = replica.bytes / 2 ** 30;
+        const cpu = run.userSeconds !== null && run.systemSeconds !== null ? run.userSeconds + run.systemSeconds : null;
+        figures.processing = {
+          input: {
+            bytes: replica.bytes,
+            gb: Math.round(sizeGb * 1000) / 1000,
+            points: replica.points,
+            blocks: replica.blocks,
+          },
+          ...run,
+          wallMinutesPerGb: Math.round((run.wallSeconds / 60 / sizeGb) * 100) / 100,
+          cpuMinutesPerGb: cpu === null ? null : Math.round((cpu / 60 / sizeGb) * 100) / 100,
+          reference: {
+            what: 'the same LAS file read from disk (bytes only, 4 MB reads)',
+            seconds: Math.round(rawMs) / 1000,
+            ratio: Math.round((run.wallSeconds / (rawMs / 1000)) * 10) / 10,
+          },
+        };
+        console.log('processing', JSON.stringify(figures.processing));
       }
       return figures;
     } finally {

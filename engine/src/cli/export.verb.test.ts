@@ -8,7 +8,7 @@ import { crsFromEpsg } from '../crs/index.js';
 import { writeWgs84GeoJson } from '../products/product-values.js';
 import { gdal, hasGdal } from '../products/test-gdal.js';
 import type { Feature } from '../writers/geojson.writer.js';
-import { readZip } from '../writers/test-zip.js';
+import { readZip } from '../writers/zip.reader.js';
 import { projectEpsgOf } from './export.verb.js';
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -7,6 +7,19 @@ import { PRODUCTS } from '../products/registry.js';
 import { productClosure, type RunOutcome, runProducts, writeManifest } from '../products/run-products.js';
 import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption, type VerbArgs } from './verb.js';
 
+/** `--orthophoto FILE.tif`: the RGB GeoTIFF the classified cloud takes its colours from (an upload's asset id in the API). */
+const ORTHOPHOTO_OPTION = { orthophoto: { type: 'string' } } as const;
+
+/** The input of a run: the point cloud, its EPSG code, the orthophoto to colour it from. */
+function runInput(input: string, values: VerbArgs['values']) {
+  const epsg = parseEpsgOption(values.epsg);
+  return {
+    path: input,
+    ...(epsg === undefined ? {} : { epsg }),
+    ...(typeof values.orthophoto === 'string' ? { orthophoto: values.orthophoto } : {}),
+  };
+}
+
 /** `--lang en-US|fr`: the language of documents (the PDF report). */
 const LANG_OPTION = { lang: { type: 'string' } } as const;
 
@@ -122,27 +135,33 @@ export function productsVerb(name: string, ids: readonly string[], summary: stri
   const names = OPTION_NAMES.filter((n) => closure.some((p) => p.options.includes(n)));
   const restorable = closure.filter((p) => p.restore && !ids.includes(p.id) && p.restore.format !== 'LAS');
   const from = restorable.map((p) => `a ${p.id} ${p.restore!.format}`).join(' or ');
+  const colours = closure.some((p) => p.id === 'classify');
   const verb: CliVerb = {
     name,
     summary,
     usage:
-      `nuage ${name} IN OUTDIR ${usageOfOptions(names)} [--options FILE.json] [--epsg N] [--lang en-US|fr]`.replace(
+      `nuage ${name} IN OUTDIR ${usageOfOptions(names)}${colours ? ' [--orthophoto FILE.tif]' : ''} [--options FILE.json] [--epsg N] [--lang en-US|fr]`.replace(
         /\s+/g,
         ' ',
       ),
-    options: { ...EPSG_OPTION, ...LANG_OPTION, options: { type: 'string' }, ...optionFlags(names) },
+    options: {
+      ...EPSG_OPTION,
+      ...LANG_OPTION,
+      ...(colours ? ORTHOPHOTO_OPTION : {}),
+      options: { type: 'string' },
+      ...optionFlags(names),
+    },
     async run({ positionals, values, out }) {
       expectPositionals(verb, positionals, 2);
       const [input, outDir] = positionals as [string, string];
       const options = await readOptions(values, names, [...ids]);
-      const epsg = parseEpsgOption(values.epsg);
       const format = await sniff(input);
       const source = format === 'pointCloud' ? undefined : restorable.find((p) => p.restore!.format === format);
       if (format !== 'pointCloud' && !source) {
         throw new InvalidInput('IN', `${input} is neither a LAS/LAZ/COPC point cloud${from ? ` nor ${from}` : ''}`);
       }
       const outcome = await runProducts({
-        input: { path: input, ...(epsg === undefined ? {} : { epsg }) },
+        input: runInput(input, values),
         options,
         outDir,
         language: parseLang(values.lang),
@@ -160,10 +179,11 @@ export function productsVerb(name: string, ids: readonly string[], summary: stri
 export const processVerb: CliVerb = {
   name: 'process',
   summary: 'every product (or --products A,B with what they need) into OUTDIR with a manifest.json, as a job does',
-  usage: `nuage process IN OUTDIR [--products ID,ID] [--options FILE.json] ${usageOfOptions(OPTION_NAMES)} [--epsg N]`,
+  usage: `nuage process IN OUTDIR [--products ID,ID] [--options FILE.json] ${usageOfOptions(OPTION_NAMES)} [--orthophoto FILE.tif] [--epsg N]`,
   options: {
     ...EPSG_OPTION,
     ...LANG_OPTION,
+    ...ORTHOPHOTO_OPTION,
     options: { type: 'string' },
     products: { type: 'string' },
     ...optionFlags(OPTION_NAMES),
@@ -174,9 +194,8 @@ export const processVerb: CliVerb = {
     const products = typeof values.products === 'string' ? values.products.split(',').map((s) => s.trim()) : undefined;
     const options = await readOptions(values, OPTION_NAMES, products);
     productClosure(options.products);
-    const epsg = parseEpsgOption(values.epsg);
     const outcome = await runProducts({
-      input: { path: input, ...(epsg === undefined ? {} : { epsg }) },
+      input: runInput(input, values),
       options,
       outDir,
       language: parseLang(values.lang),

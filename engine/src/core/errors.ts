@@ -21,11 +21,14 @@ export class EngineError extends Error {
 export class InvalidInput extends EngineError {
   readonly field: string;
   readonly offset: number | undefined;
-  constructor(field: string, message: string, offset?: number) {
+  /** The offending value read from the input, when there is one (for translated messages). */
+  readonly value: number | string | undefined;
+  constructor(field: string, message: string, offset?: number, value?: number | string) {
     super('INVALID_INPUT', offset === undefined ? `${field}: ${message}` : `${field} (byte ${offset}): ${message}`);
     this.name = 'InvalidInput';
     this.field = field;
     this.offset = offset;
+    this.value = value;
   }
 }
 

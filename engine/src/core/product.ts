@@ -71,8 +71,11 @@ export interface ProductResult<V = unknown> {
 
 /** What a product gets to run. */
 export interface ProductContext {
-  /** The input point cloud (LAS, LAZ or COPC): its local path, the user's file name, the EPSG code given for it. */
-  input: { path: string; name: string; epsg?: number };
+  /**
+   * The input point cloud (LAS, LAZ or COPC): its local path, the user's file name, the EPSG code given for it;
+   * `orthophoto`: local path of the GeoTIFF the classified cloud takes its colours from.
+   */
+  input: { path: string; name: string; epsg?: number; orthophoto?: string };
   /** Validated processing options. */
   options: ProcessingOptions;
   /** The value of a product this one needs (it ran or was restored before). */

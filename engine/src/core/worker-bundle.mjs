@@ -63,7 +63,8 @@ const LINK_ERRORS = new Set([
   'ERR_UNKNOWN_FILE_EXTENSION',
 ]);
 
-const UNSUPPORTED_META = '__nuageUnsupportedImportMeta__';
+// Joined at run time so this file's own text does not hold the marker (it is bundled too).
+const UNSUPPORTED_META = ['__nuageUnsupported', 'ImportMeta__'].join('');
 const CREATE_REQUIRE = '__nuageCreateRequire';
 
 let selfSource;

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -237,6 +237,17 @@ describe('tiler.worker.mjs', () => {
     const tsx = await runTilerWorker({ NUAGE_BUNDLE: '0' });
     expect(tsx.points).toBe(2000);
     expect(tsx.log).toMatch(/tiler\.worker\.ts through tsx \(NUAGE_BUNDLE=0\)/);
+  });
+
+  it('runs the `nuage` command from its bundle (this file is part of it), not through tsx', () => {
+    const bin = path.resolve(import.meta.dirname, '../../bin/nuage.mjs');
+    const result = spawnSync(process.execPath, [bin, '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, NUAGE_BUNDLE_DEBUG: '1' },
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^usage: nuage <verb>/);
+    expect(result.stderr).toMatch(/cli\.ts from (new|cached) bundle .*nuage-bundles/);
   });
 });
 

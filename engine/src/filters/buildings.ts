@@ -73,13 +73,40 @@ const WALL_SLOPE_DEG = 75;
 const ROOF_CELL_SHARE = 0.3;
 /** Other points of a building cell join it up to this height above its highest face point, metres (not overhanging branches). */
 const FILL_ABOVE_M = 0.5;
+/**
+ * Canopy test of a building (a group of roof cells): crowns of trees yield
+ * patches of faces as well, rougher than the cloud's roofs (leaves scatter
+ * within the tolerance band) and with neighbours just off their planes. A
+ * group is dropped when its faces' point-weighted RMS exceeds
+ * `ROUGH_FACTOR` × the cloud's roof noise (the point-weighted median RMS of
+ * every accepted face: the sensor's ranging noise on roofs) and their near
+ * band holds more than `GROUP_NEAR_RATIO` per in-band neighbour. Relative
+ * to the cloud's own noise, so one setting serves sensors of 2–8 cm noise.
+ * Groups of fewer than `CANOPY_TEST_POINTS` face points give no reliable
+ * RMS: they are not tested, and need `UNTESTED_MIN_AREA_M2` of roof (a
+ * patch of crown of a few square metres is as planar as a small roof).
+ * Sparse clouds (the fit radius at `MAX_RADIUS_M`: faces of a few robust
+ * fits, whose RMS says little) are not tested either.
+ */
+const ROUGH_FACTOR = 1.5;
+const GROUP_NEAR_RATIO = 0.08;
+const CANOPY_TEST_POINTS = 30;
+const UNTESTED_MIN_AREA_M2 = 20;
+/**
+ * Sparse clouds (the fit radius at `MAX_RADIUS_M`, under ~0.6 points/m²): a
+ * low or small roof holds a handful of points, too few to tell it from a
+ * hedge or a car, so roofs there need at least this height and area.
+ */
+const SPARSE_MIN_HEIGHT_M = 2.5;
+const SPARSE_MIN_AREA_M2 = 20;
 
 /**
  * Buildings (class 6): roof faces grown from the most planar points, grouped
  * into buildings of at least `minArea`.
  *
  * 1. Candidates are non-ground, non-noise points at least `minHeight` above
- *    ground (`EAVES_M` less for points joining a face).
+ *    ground (`EAVES_M` less for points joining a face); sparse clouds need
+ *    `SPARSE_MIN_HEIGHT_M` and `SPARSE_MIN_AREA_M2` at least.
  * 2. Every candidate gets a plane fit (orthogonal RMS and normal) over its
  *    neighbours within a radius that holds ~16 points at the cloud's density;
  *    in sparse clouds, a rough single return takes the plane through it that
@@ -91,11 +118,12 @@ const FILL_ABOVE_M = 0.5;
  * 4. Faces that look like foliage (many points just off the plane, many
  *    first-of-many returns) or are tiny are dropped; near-vertical ones are walls.
  * 5. Grid cells dominated by faces, connected, with at least `minArea` of
- *    roof, are buildings: their face points and their other points up to
- *    `FILL_ABOVE_M` over the faces (roof edges, chimneys; not branches).
+ *    roof and not rough like canopy (`ROUGH_FACTOR`), are buildings: their
+ *    face points and their other points up to `FILL_ABOVE_M` over the faces
+ *    (roof edges, chimneys; not branches).
  *
  * @example
- * const building = findBuildings(cloud, ground, noise, hag, { minHeight: 2.5, minArea: 20, roofPlanarity: 0.1, unitToMetre: 1, verticalUnitToMetre: 1 });
+ * const building = findBuildings(cloud, ground, noise, hag, { minHeight: 2, minArea: 10, roofPlanarity: 0.1, unitToMetre: 1, verticalUnitToMetre: 1 });
  */
 export function findBuildings(
   cloud: PointChunk,
@@ -108,19 +136,23 @@ export function findBuildings(
   const out = new Uint8Array(count);
   const hu = o.unitToMetre;
   const vu = o.verticalUnitToMetre;
-  const minH = o.minHeight / vu;
-  const lowH = Math.max(0, o.minHeight - EAVES_M) / vu;
-  const candidate = (i: number) => ground[i] === 0 && noise[i] === 0 && hag[i]! >= lowH;
-  let candidates = 0;
-  for (let i = 0; i < count; i++) if (candidate(i)) candidates++;
-  if (candidates < 10) return out;
-
+  if (count < 10) return out;
   const b = extent(x, y, count);
   const density = medianDensity(x, y, count, b, Math.max(2 / hu, 3 * meanSpacing(b, count)));
   const radius = Math.min(
     MAX_RADIUS_M / hu,
     Math.max(MIN_RADIUS_M / hu, Math.sqrt(FIT_NEIGHBOURS / (Math.PI * density))),
   );
+  const sparse = radius >= (MAX_RADIUS_M / hu) * (1 - 1e-9);
+  const minHeight = sparse ? Math.max(o.minHeight, SPARSE_MIN_HEIGHT_M) : o.minHeight;
+  const minArea = sparse ? Math.max(o.minArea, SPARSE_MIN_AREA_M2) : o.minArea;
+  const minH = minHeight / vu;
+  const lowH = Math.max(0, minHeight - EAVES_M) / vu;
+  const candidate = (i: number) => ground[i] === 0 && noise[i] === 0 && hag[i]! >= lowH;
+  let candidates = 0;
+  for (let i = 0; i < count; i++) if (candidate(i)) candidates++;
+  if (candidates < 10) return out;
+
   const grid = buildPointGrid(x, y, count, radius, candidate, b);
   // Candidates copied in grid order ("slots"): a row of cells is one contiguous range.
   const m = grid.index.length;
@@ -157,7 +189,7 @@ export function findBuildings(
   const minFootprint = Math.ceil(MIN_FACE_AREA_M2 / (hu * hu) / (footprintCell * footprintCell));
   const faces = growFaces(s, fit, o.roofPlanarity / hu, 1 / hu, footprintCell, minFootprint);
   const accepted = acceptFaces(faces, minFootprint);
-  const building = buildingSlots(s, faces.face, accepted, o.minArea / (hu * hu), FILL_ABOVE_M / hu);
+  const building = buildingSlots(s, faces, accepted, minArea / (hu * hu), sparse, FILL_ABOVE_M / hu, 1 / hu);
   for (let q = 0; q < m; q++) if (building[q]) out[grid.index[q]!] = 1;
   return out;
 }
@@ -439,6 +471,8 @@ interface Faces {
   /** Neighbours within the tolerance band and within the band just outside it, as scanned. */
   inBand: Float64Array;
   nearBand: Float64Array;
+  /** RMS distance of the face's points to its final least-squares plane. */
+  rms: Float64Array;
 }
 
 /**
@@ -491,6 +525,7 @@ function growFaces(
     normalZ: new Float64Array(seedCount),
     inBand: new Float64Array(seedCount),
     nearBand: new Float64Array(seedCount),
+    rms: new Float64Array(seedCount),
   };
   const face = faces.face;
   const stack = new Int32Array(count);
@@ -624,6 +659,20 @@ function growFaces(
         w = nx * mx + ny * my + nz * mz;
       }
     }
+    const mx = sx / n;
+    const my = sy / n;
+    const mz = sz / n;
+    faces.rms[id] = Math.sqrt(
+      smallestEigen(
+        sxx / n - mx * mx,
+        sxy / n - mx * my,
+        sxz / n - mx * mz,
+        syy / n - my * my,
+        syz / n - my * mz,
+        szz / n - mz * mz,
+        normal,
+      ),
+    );
     faces.size[id] = n;
     faces.nonLast[id] = nonLast;
     faces.footprint[id] = touched.size;
@@ -648,15 +697,43 @@ function acceptFaces(faces: Faces, minFootprint: number): Uint8Array {
   return kind;
 }
 
+/** Point-weighted median RMS of the accepted faces (the cloud's roof noise); 0 without faces. */
+function roofNoise(faces: Faces, kind: Uint8Array): number {
+  const order: number[] = [];
+  let total = 0;
+  for (let f = 0; f < faces.count; f++) {
+    if (kind[f] !== 1) continue;
+    order.push(f);
+    total += faces.size[f]!;
+  }
+  order.sort((a, b) => faces.rms[a]! - faces.rms[b]!);
+  let acc = 0;
+  for (const f of order) {
+    acc += faces.size[f]!;
+    if (2 * acc >= total) return faces.rms[f]!;
+  }
+  return 0;
+}
+
 /**
  * Building slots: grid cells where kept faces hold `ROOF_CELL_SHARE` of the
  * points above `minHeight`, 8-connected into groups with at least
- * `minArea` (square CRS units) of roof (wall cells join, never count);
- * within them, face points and the other points above `minHeight` up to
- * `fillAbove` over the cell's highest face point.
+ * `minArea` (square CRS units) of roof (wall cells join, never count) that
+ * do not look like canopy (see `ROUGH_FACTOR`); within them, face points
+ * and the other points above `minHeight` up to `fillAbove` over the cell's
+ * highest face point.
  */
-function buildingSlots(s: Slots, face: Int32Array, kind: Uint8Array, minArea: number, fillAbove: number): Uint8Array {
+function buildingSlots(
+  s: Slots,
+  faces: Faces,
+  kind: Uint8Array,
+  minArea: number,
+  sparse: boolean,
+  fillAbove: number,
+  metre: number,
+): Uint8Array {
   const { cols, rows, start } = s.grid;
+  const face = faces.face;
   const cells = cols * rows;
   const roof = new Uint8Array(cells);
   const fillTop = new Float64Array(cells);
@@ -677,11 +754,15 @@ function buildingSlots(s: Slots, face: Int32Array, kind: Uint8Array, minArea: nu
     if (onFace > 0 && onFace >= ROOF_CELL_SHARE * (onFace + other)) roof[k] = 2 * onWall > onFace ? 2 : 1;
     fillTop[k] = highest + fillAbove;
   }
+  // Sparse clouds: no canopy test (see `CANOPY_TEST_POINTS`).
+  const maxRms = sparse ? Number.POSITIVE_INFINITY : ROUGH_FACTOR * roofNoise(faces, kind);
   const out = new Uint8Array(s.count);
   const seen = new Uint8Array(cells);
   const minCells = minArea / (s.radius * s.radius);
+  const untestedMinCells = Math.max(minArea, UNTESTED_MIN_AREA_M2 * metre * metre) / (s.radius * s.radius);
   const stack: number[] = [];
   const members: number[] = [];
+  const groupFaces = new Set<number>();
   for (let k0 = 0; k0 < cells; k0++) {
     if (!roof[k0] || seen[k0]) continue;
     members.length = 0;
@@ -705,6 +786,28 @@ function buildingSlots(s: Slots, face: Int32Array, kind: Uint8Array, minArea: nu
       }
     }
     if (roofCells < minCells) continue;
+    // Canopy test over the group's roof faces (walls left out).
+    groupFaces.clear();
+    let points = 0;
+    let squares = 0;
+    for (const k of members) {
+      for (let q = start[k]!; q < start[k + 1]!; q++) {
+        const f = face[q]!;
+        if (f < 0 || kind[f] !== 1) continue;
+        points++;
+        squares += faces.rms[f]! * faces.rms[f]!;
+        groupFaces.add(f);
+      }
+    }
+    let inBand = 0;
+    let nearBand = 0;
+    for (const f of groupFaces) {
+      inBand += faces.inBand[f]!;
+      nearBand += faces.nearBand[f]!;
+    }
+    if (points < CANOPY_TEST_POINTS && roofCells < untestedMinCells) continue;
+    if (points >= CANOPY_TEST_POINTS && Math.sqrt(squares / points) > maxRms && nearBand > GROUP_NEAR_RATIO * inBand)
+      continue;
     for (const k of members) {
       for (let q = start[k]!; q < start[k + 1]!; q++) {
         const f = face[q]!;

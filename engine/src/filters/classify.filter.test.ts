@@ -33,15 +33,21 @@ describe('classifyCloud', () => {
     expect(counts[18]).toBeGreaterThan(0);
   });
 
-  it('keeps existing classes other than 0 and 1 when asked', () => {
+  it('keeps existing classes other than 0 and 1 when asked, vendor-only classes (water, bridge) always', () => {
     const classification = new Uint8Array(scene.chunk.count).fill(1);
     classification[0] = 9;
     classification[1] = 17;
+    classification[2] = 5;
     const chunk = { ...scene.chunk, classification };
     const kept = classifyCloud(chunk, { existing: 'keep' });
     expect(kept.classification[0]).toBe(9);
     expect(kept.classification[1]).toBe(17);
+    expect(kept.classification[2]).toBe(5);
     const replaced = classifyCloud(chunk, { existing: 'replace' });
-    expect(replaced.classification[0]).not.toBe(9);
+    // Water and bridge deck are not ours to change; vendor vegetation is.
+    expect(replaced.classification[0]).toBe(9);
+    expect(replaced.classification[1]).toBe(17);
+    expect(replaced.ground[0]).toBe(0);
+    expect(replaced.classification[2]).toBe(classifyCloud(scene.chunk).classification[2]);
   });
 });

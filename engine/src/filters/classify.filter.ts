@@ -20,17 +20,20 @@ import { findWires } from './wires.filter.js';
  * 0.3 m) are 1 (unclassified).
  */
 export const classifyOptionsSchema = z.object({
-  /** `replace` classifies every point; `keep` keeps the input's classes other than 0 and 1. */
+  /**
+   * `replace` classifies every point but those of {@link VENDOR_KEPT_CLASSES};
+   * `keep` keeps every input class other than 0 and 1.
+   */
   existing: z.enum(['replace', 'keep']).default('replace'),
   noise: noiseOptionsSchema.partial().default({}),
   ground: groundOptionsSchema.partial().default({}),
   lowVegetation: z.number().min(0).max(5).default(0.3),
   mediumVegetation: z.number().min(0.5).max(20).default(2),
   highVegetation: z.number().min(1).max(50).default(5),
-  /** Lowest roof above ground, metres. */
-  buildingMinHeight: z.number().min(0.5).max(50).default(2.5),
-  /** Smallest roof area kept as a building, square metres. */
-  buildingMinArea: z.number().min(1).max(10000).default(20),
+  /** Lowest roof above ground, metres (garden sheds reach 2 m). */
+  buildingMinHeight: z.number().min(0.5).max(50).default(2),
+  /** Smallest roof area kept as a building, square metres (sheds of 10 m²; canopy is told apart by its roughness). */
+  buildingMinArea: z.number().min(1).max(10000).default(10),
   /**
    * Largest RMS distance (across the plane) of a roof seed's neighbourhood to
    * its fitted plane, metres; points join a roof face within twice this
@@ -45,6 +48,29 @@ export const classifyOptionsSchema = z.object({
   verticalUnitToMetre: z.number().positive().optional(),
 });
 export type ClassifyOptions = z.input<typeof classifyOptionsSchema>;
+
+/**
+ * Input classes the classifier never computes and never overwrites, in either
+ * `existing` mode: 8 (model key-point), 9 water, 10 rail, 11 road surface,
+ * 13 wire guard, 16 wire connector, 17 bridge deck, 19 overhead structure,
+ * 20 ignored ground, 21 snow, 22 temporal exclusion and 23–255 (reserved and
+ * user-defined). Such points are neither ground nor vegetation here. Class 12
+ * (overlap) names no surface and is classified like 0 and 1.
+ */
+export const VENDOR_KEPT_CLASSES: ReadonlySet<number> = new Set([
+  8,
+  9,
+  10,
+  11,
+  13,
+  16,
+  17,
+  19,
+  20,
+  21,
+  22,
+  ...Array.from({ length: 233 }, (_, k) => 23 + k),
+]);
 
 /** Result of {@link classifyCloud}. */
 export interface ClassifyResult {
@@ -121,6 +147,15 @@ function finishClassification(
   const progress = (f: number, step: string) => context.progress?.(f, step);
   progress(0.55, 'hag');
   const classification = new Uint8Array(count);
+  const input = cloud.classification;
+  const vendorKept = new Uint8Array(count);
+  if (input) {
+    for (let i = 0; i < count; i++) {
+      if (!VENDOR_KEPT_CLASSES.has(input[i]!)) continue;
+      vendorKept[i] = 1;
+      ground[i] = 0;
+    }
+  }
   let groundCount = 0;
   for (let i = 0; i < count; i++) groundCount += ground[i]!;
   let hag: Float32Array;
@@ -158,11 +193,11 @@ function finishClassification(
     }
     classification[i] = c;
   }
-  if (o.existing === 'keep' && cloud.classification) {
-    const input = cloud.classification;
+  if (input) {
+    const keepAll = o.existing === 'keep';
     for (let i = 0; i < count; i++) {
       const c = input[i]!;
-      if (c !== 0 && c !== 1) classification[i] = c;
+      if (vendorKept[i] || (keepAll && c !== 0 && c !== 1)) classification[i] = c;
     }
   }
   const counts: Record<number, number> = {};

@@ -5,14 +5,25 @@ import { Cancelled } from '../core/errors.js';
 type AnyTyped = Float64Array | Float32Array | Uint8Array | Uint16Array;
 type Ctor = new (n: number) => AnyTyped;
 
+/** Options of {@link gatherCloud}. */
+export interface GatherOptions {
+  /**
+   * Points expected (a reader's header count): the columns are allocated at
+   * this size once, so they hold no spare room (they still grow if more come).
+   */
+  expected?: number;
+}
+
 /**
  * Gathers chunks into one chunk holding every dimension present in the first
- * chunk (columns grown geometrically). Neighbourhood filters (noise, ground,
- * HAG, buildings) need the whole area at once.
+ * chunk (columns grown geometrically, or allocated once at the expected
+ * count). Neighbourhood filters (noise, ground, HAG, buildings) need the
+ * whole area at once.
  */
 export async function gatherCloud(
   chunks: AsyncIterable<PointChunk> | Iterable<PointChunk>,
   context: StepContext = {},
+  options: GatherOptions = {},
 ): Promise<PointChunk> {
   let capacity = 0;
   let count = 0;
@@ -27,7 +38,8 @@ export async function gatherCloud(
       extraNames = Object.keys(chunk.extra ?? {});
     }
     if (count + chunk.count > capacity) {
-      capacity = Math.max(count + chunk.count, capacity * 2, 65536);
+      const expected = capacity === 0 ? (options.expected ?? 0) : 0;
+      capacity = expected >= count + chunk.count ? expected : Math.max(count + chunk.count, capacity * 2, 65536);
       for (const n of names) {
         const Type = DIMENSIONS[n].type as unknown as Ctor;
         const next = new Type(capacity);

@@ -36,6 +36,18 @@ function workerPool(threads: number): Piscina {
 }
 
 /**
+ * Strip limits by point count quantiles, so strips hold similar numbers of
+ * points (the sorted copy is freed when this returns, before strips are cut).
+ */
+function stripEdges(coord: Float64Array, count: number, tiles: number, lo: number, hi: number): number[] {
+  const sorted = Float64Array.from(coord.subarray(0, count)).sort();
+  const edges = [lo];
+  for (let t = 1; t < tiles; t++) edges.push(sorted[Math.floor((t * count) / tiles)]!);
+  edges.push(hi + 1e-9);
+  return edges;
+}
+
+/**
  * Noise and ground filters over spatial tiles in worker threads: the cloud is
  * cut into strips along its longer side, each strip is filtered with an
  * overlap buffer (so morphology and the envelope TIN see the neighbours), and
@@ -74,52 +86,58 @@ export async function noiseAndGroundTiled(
   const hi = alongX ? b.maxX : b.maxY;
   const unit = groundOptions.unitToMetre ?? 1;
   const buffer = (options.bufferMetres ?? 40) / unit;
-  // Strip limits by point count quantiles so strips hold similar numbers of points.
-  const sorted = Float64Array.from(coord.subarray(0, count)).sort();
-  const edges = [lo];
-  for (let t = 1; t < tiles; t++) edges.push(sorted[Math.floor((t * count) / tiles)]!);
-  edges.push(hi + 1e-9);
+  const edges = stripEdges(coord, count, tiles, lo, hi);
   const noise = new Uint8Array(count);
   const ground = new Uint8Array(count);
   const runner = workerPool(threads);
   let done = 0;
+  let next = 0;
+  // A strip is cut when a thread is free to take it, so only `threads` strips' copies exist at once.
+  const strip = async (t: number) => {
+    const start = edges[t]!;
+    const end = edges[t + 1]!;
+    let n = 0;
+    for (let i = 0; i < count; i++) {
+      const v = coord[i]!;
+      if (v >= start - buffer && v < end + buffer) n++;
+    }
+    const members = new Int32Array(n);
+    for (let i = 0, k = 0; i < count; i++) {
+      const v = coord[i]!;
+      if (v >= start - buffer && v < end + buffer) members[k++] = i;
+    }
+    const task: GroundTileTask = {
+      x: new Float64Array(n),
+      y: new Float64Array(n),
+      z: new Float64Array(n),
+      noise: noiseOptions,
+      ground: groundOptions,
+    };
+    for (let k = 0; k < n; k++) {
+      const i = members[k]!;
+      task.x[k] = x[i]!;
+      task.y[k] = y[i]!;
+      task.z[k] = z[i]!;
+    }
+    if (context.signal?.aborted) throw new Cancelled();
+    const result = (await runner.run(task, {
+      transferList: [task.x.buffer, task.y.buffer, task.z.buffer] as never,
+      signal: context.signal,
+    })) as { noise: Uint8Array; ground: Uint8Array };
+    for (let k = 0; k < n; k++) {
+      const i = members[k]!;
+      const v = coord[i]!;
+      if (v >= start && v < end) {
+        noise[i] = result.noise[k]!;
+        ground[i] = result.ground[k]!;
+      }
+    }
+    done++;
+    context.progress?.(done / tiles, 'ground');
+  };
   await Promise.all(
-    edges.slice(0, -1).map(async (start, t) => {
-      const end = edges[t + 1]!;
-      const members: number[] = [];
-      for (let i = 0; i < count; i++) {
-        const v = coord[i]!;
-        if (v >= start - buffer && v < end + buffer) members.push(i);
-      }
-      const n = members.length;
-      const task: GroundTileTask = {
-        x: new Float64Array(n),
-        y: new Float64Array(n),
-        z: new Float64Array(n),
-        noise: noiseOptions,
-        ground: groundOptions,
-      };
-      for (let k = 0; k < n; k++) {
-        const i = members[k]!;
-        task.x[k] = x[i]!;
-        task.y[k] = y[i]!;
-        task.z[k] = z[i]!;
-      }
-      if (context.signal?.aborted) throw new Cancelled();
-      const result = (await runner.run(task, {
-        transferList: [task.x.buffer, task.y.buffer, task.z.buffer] as never,
-        signal: context.signal,
-      })) as { noise: Uint8Array; ground: Uint8Array };
-      for (let k = 0; k < n; k++) {
-        const i = members[k]!;
-        const v = coord[i]!;
-        if (v >= start && v < end) {
-          noise[i] = result.noise[k]!;
-          ground[i] = result.ground[k]!;
-        }
-      }
-      done++;
-      context.progress?.(done / tiles, 'ground');
+    Array.from({ length: Math.min(threads, tiles) }, async () => {
+      while (next < tiles) await strip(next++);
     }),
   );
   return { noise, ground };

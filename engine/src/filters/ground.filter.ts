@@ -1,9 +1,12 @@
+import Delaunator from 'delaunator';
 import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
+import { densifyGround } from './densify.js';
 import { groundAt, groundModel } from './hag.filter.js';
 import { bilinear, gradient, inpaint, open } from './morphology.js';
 import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
+import { type PointGraph, pointGraph, roughness, smoothSegments } from './surface.js';
 
 /**
  * Options of the ground filter (`filters.smrf`): a Simple Morphological Filter
@@ -21,6 +24,55 @@ export const groundOptionsSchema = z.object({
   threshold: z.number().min(0.05).max(10).default(0.5),
   /** Extra threshold per unit of local terrain slope, metres. */
   scalar: z.number().min(0).max(10).default(1.25),
+  /**
+   * Densification (Axelsson's progressive TIN): a point joins the ground when
+   * every angle between a TIN facet and the lines to its vertices is at most
+   * this, degrees; 0 disables the densification. It runs on clouds too
+   * sparse for the envelope refinement (see `envelopeCell`).
+   */
+  densifyAngle: z.number().min(0).max(45).default(20),
+  /** Densification: angle allowed where the cloud is locally smooth (terrain, banks), degrees. */
+  smoothAngle: z.number().min(0).max(60).default(35),
+  /** Densification: a point is smooth when its plane-fit RMS among its TIN neighbours is at most this, metres. */
+  smoothRoughness: z.number().min(0).max(2).default(0.15),
+  /** Smooth segments: height step joining neighbours on flat ground, metres; 0 disables the segment check. */
+  segmentStep: z.number().min(0).max(5).default(0.5),
+  /** Smooth segments: extra step per metre between neighbours (rise over run). */
+  segmentSlope: z.number().min(0).max(5).default(0.3),
+  /** Smooth segments: longest TIN edge joining neighbours, metres (never under 3 point spacings). */
+  segmentEdge: z.number().min(0.5).max(50).default(4),
+  /** Smooth segments with at least this many points, mostly objects and elevated, lose their ground points. */
+  segmentMinPoints: z.number().int().min(1).max(100000).default(1),
+  /** A segment is elevated when, along its outline, neighbours a step lower outnumber those a step higher this many to one. */
+  segmentElevated: z.number().min(0).max(100).default(2),
+  /** Level growth: height step to a ground neighbour on flat ground, metres; 0 disables the growth. */
+  levelStep: z.number().min(0).max(5).default(0.1),
+  /** Level growth: extra step per metre to the neighbour (rise over run). */
+  levelSlope: z.number().min(0).max(5).default(0.1),
+  /** Level growth: longest TIN edge followed, metres (never under 1.5 point spacings). */
+  levelEdge: z.number().min(0.5).max(50).default(4),
+  /** Level growth: only points at least this far above the provisional surface, metres. */
+  levelAbove: z.number().min(0).max(50).default(2),
+  /** Level and slope growth: a grown patch whose outline drops (see `levelDropSlope`) this many times more often than it meets level ground is a deck (bridge) and leaves the ground; 0 keeps all. */
+  levelDrop: z.number().min(0).max(100).default(2),
+  /** Slope growth: height step from the plane continued from a ground neighbour, metres; 0 disables it. */
+  trendStep: z.number().min(0).max(5).default(0.05),
+  /** Slope growth: extra step per metre to the neighbour. */
+  trendSlope: z.number().min(0).max(5).default(0.05),
+  /** Slope growth: only points at least this far above the provisional surface, metres. */
+  trendAbove: z.number().min(0).max(50).default(1),
+  /** Level and slope growth: an outline neighbour is a drop when more than 1 m plus this per metre lower (rise over run). */
+  levelDropSlope: z.number().min(0).max(10).default(0.5),
+  /** Raised-point check: a ground point this far above the plane of its ground TIN neighbours leaves the ground, metres; 0 disables it. */
+  raisedStep: z.number().min(0).max(5).default(0.3),
+  /** Raised-point check: extra height per metre of RMS residual of that plane. */
+  raisedRoughness: z.number().min(0).max(10).default(1),
+  /** Raised-point check: extra height per unit of that plane's slope, metres. */
+  raisedSlope: z.number().min(0).max(20).default(2),
+  /** Densification: largest distance above the TIN facet, metres. */
+  densifyDistance: z.number().min(0.05).max(5).default(1.2),
+  /** Densification passes (each rebuilds the TIN from the ground found so far). */
+  densifyPasses: z.number().int().min(0).max(20).default(6),
   /**
    * Refinement: the lowest SMRF ground point of every cell of this size
    * (metres) seeds a lower-envelope TIN of the terrain; 0 disables it.
@@ -40,6 +92,9 @@ export const groundOptionsSchema = z.object({
   verticalUnitToMetre: z.number().positive().optional(),
 });
 export type GroundOptions = z.input<typeof groundOptionsSchema>;
+
+/** Most passes of the level and slope growth (each adds the points next to the last ones added). */
+const GROWTH_PASSES = 10;
 
 /** The provisional bare-earth surface the filter built, reusable for HAG. */
 export interface GroundSurface {
@@ -124,12 +179,83 @@ export function groundFilter(
     const s = k >= 0 ? grad[k]! : 0;
     if (Math.abs(zs[i]! - zi) <= threshold + scalar * s) ground[i] = 1;
   }
+  context.progress?.(0.75, 'ground');
   // Each pass halves the seed cell so the TIN follows convex breaks (bank tops) the coarse one cuts.
   // A sparse cloud (thinned, or a few points per 10 m²) has no lower envelope to
   // follow: seeds two spacings apart flatten every ridge between them, so the
-  // refinement runs only where its first cell holds a few points.
-  const envelopeFits = o.envelopeCell / hu >= 2 * spacing;
-  for (let pass = 0; envelopeFits && pass < o.envelopePasses && o.envelopeCell > 0; pass++) {
+  // refinement runs only where its first cell holds a few points. There, instead,
+  // the TIN densification grows the ground up the convex breaks the opening cut
+  // (on dense clouds the envelope TIN follows them, and densifying first would
+  // seed it with low objects).
+  const envelopeFits = o.envelopeCell > 0 && o.envelopeCell / hu >= 2 * spacing;
+  if (!envelopeFits && o.densifyAngle > 0 && o.densifyPasses > 0) {
+    const graph = pointGraph(cloud, exclude, cell);
+    const rough = roughness(cloud, graph);
+    densifyGround(cloud, exclude, ground, {
+      maxAngle: (o.densifyAngle * Math.PI) / 180,
+      smoothAngle: (o.smoothAngle * Math.PI) / 180,
+      smoothRoughness: o.smoothRoughness / vu,
+      roughness: rough,
+      maxDistance: o.densifyDistance / vu,
+      iterations: o.densifyPasses,
+      cell,
+    });
+    // Points (not excluded) at least `metres` above the provisional surface.
+    const above = (metres: number) => {
+      const out = new Uint8Array(count);
+      for (let i = 0; i < count; i++) {
+        if (exclude && exclude[i] !== 0) continue;
+        const zi = bilinear(surface, cols, rows, b.minX, b.minY, cell, x[i]!, y[i]!);
+        if (zs[i]! - zi >= metres / vu) out[i] = 1;
+      }
+      return out;
+    };
+    if (o.segmentStep > 0) {
+      const segment = smoothSegments(cloud, graph, {
+        step: o.segmentStep / vu,
+        stepSlope: (o.segmentSlope * hu) / vu,
+        maxEdge: Math.max(o.segmentEdge / hu, 3 * spacing),
+      });
+      dropObjectSegments(cloud, graph, segment, ground, o.segmentStep / vu, o.segmentMinPoints, o.segmentElevated);
+    }
+    // Terrain steps (terraces, banks) the surfaces above cut across: ground grows from the ground
+    // found, level first, then along the slope, among points well above the provisional surface.
+    if (o.levelStep > 0) {
+      growLevelGround(
+        above(o.levelAbove),
+        cloud,
+        graph,
+        ground,
+        o.levelStep / vu,
+        (o.levelSlope * hu) / vu,
+        Math.max(o.levelEdge / hu, 1.5 * spacing),
+        GROWTH_PASSES,
+        o.levelDrop,
+        1 / vu,
+        (o.levelDropSlope * hu) / vu,
+      );
+    }
+    if (o.trendStep > 0) {
+      growAlongSlope(
+        above(o.trendAbove),
+        cloud,
+        graph,
+        ground,
+        o.trendStep / vu,
+        (o.trendSlope * hu) / vu,
+        Math.max(o.levelEdge / hu, 1.5 * spacing),
+        GROWTH_PASSES,
+        o.levelDrop,
+        1 / vu,
+        (o.levelDropSlope * hu) / vu,
+      );
+    }
+    // Low objects (cars, bushes, wall feet) the steps above took as ground.
+    if (o.raisedStep > 0) {
+      dropRaisedGround(cloud, ground, o.raisedStep / vu, o.raisedRoughness, (o.raisedSlope * hu) / vu, 2);
+    }
+  }
+  for (let pass = 0; envelopeFits && pass < o.envelopePasses; pass++) {
     refineOnEnvelope(
       cloud,
       exclude,
@@ -191,4 +317,360 @@ function refineOnEnvelope(
     const r = Math.min(model.rows - 1, Math.max(0, Math.floor((y[i]! - model.minY) / model.cell)));
     ground[i] = d <= offset + slopeScalar * grad[r * model.cols + c]! && d >= -below ? 1 : 0;
   }
+}
+
+/**
+ * Segment check after the densification: a smooth segment (see
+ * {@link smoothSegments}) of at least `minPoints` points, most of them
+ * objects, that stands above its surroundings (along its outline, neighbours
+ * a step lower outnumber neighbours a step higher `elevated` to 1) is an
+ * object surface, a roof the densification climbed onto over a low wall or a
+ * ramp: its ground points become objects. Ground that the opening left as
+ * a minority of a segment level with its surroundings stays.
+ */
+function dropObjectSegments(
+  cloud: PointChunk,
+  graph: PointGraph,
+  segment: Int32Array,
+  ground: Uint8Array,
+  step: number,
+  minPoints: number,
+  elevated: number,
+): void {
+  const { z, count } = cloud;
+  const total = new Int32Array(count);
+  const grounds = new Int32Array(count);
+  const higher = new Int32Array(count);
+  const lower = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const s = segment[i]!;
+    if (s < 0) continue;
+    total[s]!++;
+    if (ground[i]) grounds[s]!++;
+    for (let q = graph.start[i]!; q < graph.start[i + 1]!; q++) {
+      const j = graph.neighbours[q]!;
+      if (segment[j] === s) continue;
+      const dz = z[i]! - z[j]!;
+      if (dz > step) higher[s]!++;
+      else if (dz < -step) lower[s]!++;
+    }
+  }
+  for (let i = 0; i < count; i++) {
+    const s = segment[i]!;
+    if (s < 0 || !ground[i]) continue;
+    if (total[s]! >= minPoints && 2 * grounds[s]! <= total[s]! && higher[s]! > elevated * lower[s]!) ground[i] = 0;
+  }
+}
+
+/**
+ * Level growth: a point that is not ground joins the ground when a TIN
+ * neighbour that is ground lies within `step + slope × distance` of its
+ * height; repeated, so ground spreads over the flat edges of terraces that a
+ * surface cutting across the step left out.
+ */
+function growLevelGround(
+  candidate: Uint8Array,
+  cloud: PointChunk,
+  graph: PointGraph,
+  ground: Uint8Array,
+  step: number,
+  slope: number,
+  maxEdge: number,
+  passes: number,
+  dropRatio: number,
+  drop: number,
+  dropSlope: number,
+): void {
+  const { x, y, z, count } = cloud;
+  const maxEdge2 = maxEdge * maxEdge;
+  const grown = new Uint8Array(count);
+  // After the first pass only the neighbours of the points just added can join.
+  const check = new Uint8Array(count).fill(1);
+  for (let pass = 0; pass < passes; pass++) {
+    const accept: number[] = [];
+    for (let i = 0; i < count; i++) {
+      if (ground[i] || !candidate[i] || !check[i]) continue;
+      for (let q = graph.start[i]!; q < graph.start[i + 1]!; q++) {
+        const j = graph.neighbours[q]!;
+        if (!ground[j]) continue;
+        const dx = x[j]! - x[i]!;
+        const dy = y[j]! - y[i]!;
+        const d2 = dx * dx + dy * dy;
+        if (d2 > maxEdge2) continue;
+        if (Math.abs(z[i]! - z[j]!) <= step + slope * Math.sqrt(d2)) {
+          accept.push(i);
+          break;
+        }
+      }
+    }
+    check.fill(0);
+    for (const i of accept) {
+      ground[i] = 1;
+      grown[i] = 1;
+      for (let q = graph.start[i]!; q < graph.start[i + 1]!; q++) check[graph.neighbours[q]!] = 1;
+    }
+    if (accept.length === 0) break;
+  }
+  dropDecks(cloud, graph, ground, grown, step, slope, dropRatio, drop, dropSlope);
+}
+
+/**
+ * Raised-point check: a Delaunay TIN of the ground points; a ground point
+ * standing above the least-squares plane of its TIN neighbours (`rings` 1)
+ * or of those and theirs (`rings` 2, a support wider than a car) by more than
+ * `step + perRms × RMS + perSlope × slope` of that plane (a car, a low bush,
+ * a wall foot taken as ground) leaves the ground. Rough or steep
+ * neighbourhoods tolerate more, so convex terrain stays. Returns the number
+ * of points removed.
+ */
+function dropRaisedGround(
+  cloud: PointChunk,
+  ground: Uint8Array,
+  step: number,
+  perRms: number,
+  perSlope: number,
+  rings: number,
+): number {
+  const { x, y, z, count } = cloud;
+  let n = 0;
+  for (let i = 0; i < count; i++) if (ground[i]) n++;
+  if (n < 4) return 0;
+  const vertex = new Int32Array(n);
+  const coords = new Float64Array(2 * n);
+  const x0 = x[0]!;
+  const y0 = y[0]!;
+  n = 0;
+  for (let i = 0; i < count; i++) {
+    if (!ground[i]) continue;
+    vertex[n] = i;
+    coords[2 * n] = x[i]! - x0;
+    coords[2 * n + 1] = y[i]! - y0;
+    n++;
+  }
+  const { triangles: tri } = new Delaunator(coords);
+  // Neighbour lists from the half-edges (vertex to the next one of its triangle; a hull vertex misses one neighbour).
+  const degree = new Int32Array(n + 1);
+  for (let e = 0; e < tri.length; e++) degree[tri[e]! + 1]!++;
+  for (let k = 0; k < n; k++) degree[k + 1]! += degree[k]!;
+  const adj = new Int32Array(tri.length);
+  const fill = degree.slice(0, n);
+  for (let e = 0; e < tri.length; e++) adj[fill[tri[e]!]!++] = tri[e % 3 === 2 ? e - 2 : e + 1]!;
+  const remove: number[] = [];
+  // Neighbourhood of each vertex: its TIN neighbours, and theirs when `rings` is 2 (the vertex itself left out).
+  const stamp = new Int32Array(n).fill(-1);
+  const near: number[] = [];
+  for (let k = 0; k < n; k++) {
+    near.length = 0;
+    stamp[k] = k;
+    for (let p = degree[k]!; p < degree[k + 1]!; p++) {
+      const a = adj[p]!;
+      if (stamp[a] === k) continue;
+      stamp[a] = k;
+      near.push(a);
+    }
+    if (rings > 1) {
+      const first = near.length;
+      for (let f = 0; f < first; f++) {
+        const a = near[f]!;
+        for (let p = degree[a]!; p < degree[a + 1]!; p++) {
+          const c = adj[p]!;
+          if (stamp[c] === k) continue;
+          stamp[c] = k;
+          near.push(c);
+        }
+      }
+    }
+    const m = near.length;
+    if (m < 3) continue;
+    const i = vertex[k]!;
+    let mx = 0;
+    let my = 0;
+    let mz = 0;
+    for (const a of near) {
+      const j = vertex[a]!;
+      mx += x[j]! - x[i]!;
+      my += y[j]! - y[i]!;
+      mz += z[j]! - z[i]!;
+    }
+    mx /= m;
+    my /= m;
+    mz /= m;
+    let sxx = 0;
+    let sxy = 0;
+    let syy = 0;
+    let sxz = 0;
+    let syz = 0;
+    for (const a of near) {
+      const j = vertex[a]!;
+      const dx = x[j]! - x[i]! - mx;
+      const dy = y[j]! - y[i]! - my;
+      const dz = z[j]! - z[i]! - mz;
+      sxx += dx * dx;
+      sxy += dx * dy;
+      syy += dy * dy;
+      sxz += dx * dz;
+      syz += dy * dz;
+    }
+    const det = sxx * syy - sxy * sxy;
+    if (!(Math.abs(det) > 1e-12 * (sxx + syy) ** 2)) continue;
+    const gx = (sxz * syy - syz * sxy) / det;
+    const gy = (syz * sxx - sxz * sxy) / det;
+    let ss = 0;
+    for (const a of near) {
+      const j = vertex[a]!;
+      const r = z[j]! - z[i]! - mz - gx * (x[j]! - x[i]! - mx) - gy * (y[j]! - y[i]! - my);
+      ss += r * r;
+    }
+    // Height of the point above the plane at its own position.
+    const above = gx * mx + gy * my - mz;
+    if (above > step + perRms * Math.sqrt(ss / m) + perSlope * Math.sqrt(gx * gx + gy * gy)) remove.push(i);
+  }
+  for (const i of remove) ground[i] = 0;
+  return remove.length;
+}
+
+/**
+ * Slope growth: a point that is not ground joins the ground when it lies on
+ * the plane continued from a ground TIN neighbour (the least-squares plane of
+ * that neighbour and its own ground neighbours), within
+ * `step + slope × distance`; repeated, so ground follows smooth slopes over
+ * the convex breaks (bank tops, ridges) the first labelling cut.
+ */
+function growAlongSlope(
+  candidate: Uint8Array,
+  cloud: PointChunk,
+  graph: PointGraph,
+  ground: Uint8Array,
+  step: number,
+  slope: number,
+  maxEdge: number,
+  passes: number,
+  dropRatio: number,
+  drop: number,
+  dropSlope: number,
+): void {
+  const { x, y, z, count } = cloud;
+  const maxEdge2 = maxEdge * maxEdge;
+  const grown = new Uint8Array(count);
+  const gx = new Float32Array(count);
+  const gy = new Float32Array(count);
+  const valid = new Uint8Array(count);
+  // After the first pass only the gradients next to the points just added change.
+  const dirty = new Uint8Array(count).fill(1);
+  const check = new Uint8Array(count);
+  for (let pass = 0; pass < passes; pass++) {
+    // Gradient at every (changed) ground point from its ground neighbours.
+    check.fill(0);
+    for (let j = 0; j < count; j++) {
+      if (!dirty[j]) continue;
+      valid[j] = 0;
+      if (!ground[j]) continue;
+      for (let q = graph.start[j]!; q < graph.start[j + 1]!; q++) check[graph.neighbours[q]!] = 1;
+      let sxx = 0;
+      let sxy = 0;
+      let syy = 0;
+      let sxz = 0;
+      let syz = 0;
+      let m = 0;
+      for (let q = graph.start[j]!; q < graph.start[j + 1]!; q++) {
+        const k = graph.neighbours[q]!;
+        if (!ground[k]) continue;
+        const a = x[k]! - x[j]!;
+        const b = y[k]! - y[j]!;
+        if (a * a + b * b > maxEdge2) continue;
+        const c = z[k]! - z[j]!;
+        sxx += a * a;
+        sxy += a * b;
+        syy += b * b;
+        sxz += a * c;
+        syz += b * c;
+        m++;
+      }
+      const det = sxx * syy - sxy * sxy;
+      if (m < 3 || !(Math.abs(det) > 1e-6 * (sxx + syy) ** 2)) continue;
+      gx[j] = (sxz * syy - syz * sxy) / det;
+      gy[j] = (syz * sxx - sxz * sxy) / det;
+      valid[j] = 1;
+    }
+    const accept: number[] = [];
+    for (let i = 0; i < count; i++) {
+      if (ground[i] || !candidate[i] || !check[i]) continue;
+      for (let q = graph.start[i]!; q < graph.start[i + 1]!; q++) {
+        const j = graph.neighbours[q]!;
+        if (!valid[j]) continue;
+        const dx = x[i]! - x[j]!;
+        const dy = y[i]! - y[j]!;
+        const d2 = dx * dx + dy * dy;
+        if (d2 > maxEdge2) continue;
+        const predicted = z[j]! + gx[j]! * dx + gy[j]! * dy;
+        if (Math.abs(z[i]! - predicted) <= step + slope * Math.sqrt(d2)) {
+          accept.push(i);
+          break;
+        }
+      }
+    }
+    dirty.fill(0);
+    for (const i of accept) {
+      ground[i] = 1;
+      grown[i] = 1;
+      dirty[i] = 1;
+      for (let q = graph.start[i]!; q < graph.start[i + 1]!; q++) dirty[graph.neighbours[q]!] = 1;
+    }
+    if (accept.length === 0) break;
+  }
+  dropDecks(cloud, graph, ground, grown, step, slope, dropRatio, drop, dropSlope);
+}
+
+/**
+ * Patches of `grown` points (joined by TIN edges) whose outline drops by more
+ * than `drop` `dropRatio` times more often than it meets level ground are
+ * decks (bridges) standing over lower ground: they leave the ground.
+ */
+function dropDecks(
+  cloud: PointChunk,
+  graph: PointGraph,
+  ground: Uint8Array,
+  grown: Uint8Array,
+  step: number,
+  slope: number,
+  dropRatio: number,
+  drop: number,
+  dropSlope: number,
+): void {
+  const { x, y, z, count } = cloud;
+  if (dropRatio <= 0) return;
+  // Patches of grown points (joined by TIN edges); count their outline edges to level ground and to drops.
+  const parent = new Int32Array(count);
+  for (let i = 0; i < count; i++) parent[i] = i;
+  const find = (a: number): number => {
+    while (parent[a] !== a) {
+      parent[a] = parent[parent[a]!]!;
+      a = parent[a]!;
+    }
+    return a;
+  };
+  for (let i = 0; i < count; i++) {
+    if (!grown[i]) continue;
+    for (let q = graph.start[i]!; q < graph.start[i + 1]!; q++) {
+      const j = graph.neighbours[q]!;
+      if (grown[j]) parent[find(i)] = find(j);
+    }
+  }
+  const level = new Int32Array(count);
+  const drops = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    if (!grown[i]) continue;
+    const r = find(i);
+    for (let q = graph.start[i]!; q < graph.start[i + 1]!; q++) {
+      const j = graph.neighbours[q]!;
+      if (grown[j]) continue;
+      const dx = x[j]! - x[i]!;
+      const dy = y[j]! - y[i]!;
+      const dz = z[i]! - z[j]!;
+      const d = Math.sqrt(dx * dx + dy * dy);
+      if (dz > drop + dropSlope * d) drops[r]!++;
+      else if (ground[j] && Math.abs(dz) <= step + slope * d) level[r]!++;
+    }
+  }
+  for (let i = 0; i < count; i++) if (grown[i] && drops[find(i)]! > dropRatio * level[find(i)]!) ground[i] = 0;
 }

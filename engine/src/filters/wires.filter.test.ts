@@ -4,18 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { openPointCloud } from '../readers/index.js';
 import { classifyCloud, classifyCloudTiled } from './classify.filter.js';
 import { gatherCloud } from './cloud.js';
+import { findWires } from './wires.filter.js';
 
-/** Point F1 of class `code` against a reference, and the recall of `other`. */
+/** Point F1 of class `code` against a reference, and the recall and precision of `other`. */
 function agreement(ours: Uint8Array, reference: Uint8Array, code: number, other: number) {
   let tp = 0;
   let fp = 0;
   let fn = 0;
   let otherTp = 0;
   let otherAll = 0;
+  let otherOurs = 0;
   for (let i = 0; i < ours.length; i++) {
     if (ours[i] === code && reference[i] === code) tp++;
     else if (ours[i] === code) fp++;
     else if (reference[i] === code) fn++;
+    if (ours[i] === other) otherOurs++;
     if (reference[i] === other) {
       otherAll++;
       if (ours[i] === other) otherTp++;
@@ -23,7 +26,23 @@ function agreement(ours: Uint8Array, reference: Uint8Array, code: number, other:
   }
   const precision = tp / (tp + fp);
   const recall = tp / (tp + fn);
-  return { f1: (2 * precision * recall) / (precision + recall), precision, recall, otherRecall: otherTp / otherAll };
+  return {
+    f1: (2 * precision * recall) / (precision + recall),
+    precision,
+    recall,
+    otherRecall: otherTp / otherAll,
+    otherPrecision: otherTp / otherOurs,
+  };
+}
+
+/** A real cloud with its input classes hidden from the classifier (all 1), and those classes as the reference. */
+async function readHidden(file: string, epsg?: number) {
+  const reader = await openPointCloud(realFile(file), epsg === undefined ? {} : { epsg });
+  const cloud = await gatherCloud(reader.read({ workers: 0 }));
+  await reader.close();
+  const vendor = cloud.classification!.slice();
+  cloud.classification!.fill(1);
+  return { cloud, vendor };
 }
 
 describe('wire and tower classification', () => {
@@ -39,17 +58,17 @@ describe('wire and tower classification', () => {
   });
 
   it.runIf(hasRealData())(
-    'labels the AHN corridor’s conductors (F1 ≥ 0.93) and towers (recall ≥ 0.9) as AHN did',
+    'labels the AHN corridor’s conductors (F1 ≥ 0.93) and towers (recall ≥ 0.9, precision ≥ 0.8) as AHN did',
     async () => {
-      const reader = await openPointCloud(realFile('ahn_corridor_12AN2_20.laz'), { epsg: 28992 });
-      const cloud = await gatherCloud(reader.read({ workers: 0 }));
-      await reader.close();
-      const vendor = cloud.classification!.slice();
+      const { cloud, vendor } = await readHidden('ahn_corridor_12AN2_20.laz', 28992);
       const { classification } = await classifyCloudTiled(cloud, { unitToMetre: 1 });
       const a = agreement(classification, vendor, 14, 15);
-      // Measured: precision 0.995, recall 0.929, F1 0.961; towers recall 0.98.
+      // Measured (input classes hidden): precision 0.995, recall 0.93, F1 0.96; towers recall 0.95, precision
+      // 0.84 (0.12 when the ends of runs cut by crowns under the line counted as pylons, crowns and all).
+      // What is left over is unlabelled (1) or wire (14) on the pylon's cross-arms, 20 to 40 m up.
       expect(a.f1).toBeGreaterThanOrEqual(0.93);
       expect(a.otherRecall).toBeGreaterThanOrEqual(0.9);
+      expect(a.otherPrecision).toBeGreaterThanOrEqual(0.8);
     },
     60_000,
   );
@@ -57,16 +76,36 @@ describe('wire and tower classification', () => {
   it.runIf(hasRealData())(
     'finds part of the distribution lines in Williams (below the 0.8 F1 target: see the issue note)',
     async () => {
-      const reader = await openPointCloud(realFile('building_WilliamsAZ_Urban_normalized.laz'));
-      const cloud = await gatherCloud(reader.read({ workers: 0 }));
-      await reader.close();
-      const vendor = cloud.classification!.slice();
+      const { cloud, vendor } = await readHidden('building_WilliamsAZ_Urban_normalized.laz');
       const { classification } = await classifyCloudTiled(cloud, { unitToMetre: 1 });
       const a = agreement(classification, vendor, 14, 15);
-      // Measured: precision 0.85, recall 0.15 (F1 0.26): wires running through street trees.
+      // Measured (input classes hidden): precision 0.85, recall 0.15 (F1 0.26): wires running through street trees.
       expect(a.precision).toBeGreaterThan(0.8);
       expect(a.f1).toBeGreaterThan(0.2);
     },
     60_000,
+  );
+
+  it.runIf(hasRealData())(
+    'finds more of the sparse distribution lines in Williams with the tube test (`sparse`)',
+    async () => {
+      const { cloud, vendor } = await readHidden('building_WilliamsAZ_Urban_normalized.laz');
+      // The classifier's ground, noise and heights, then the wires as classifyCloud finds them, with `sparse`.
+      const { classification, hag } = await classifyCloudTiled(cloud, { unitToMetre: 1, wires: false });
+      const excluded = classification.map((c) => (c === 2 || c === 7 || c === 18 ? 1 : 0));
+      const plain = findWires(cloud, hag, excluded, { unitToMetre: 1 });
+      const sparse = findWires(cloud, hag, excluded, { unitToMetre: 1, sparse: true });
+      const before = agreement(plain.classes, vendor, 14, 15);
+      const a = agreement(sparse.classes, vendor, 14, 15);
+      // Measured: precision 0.74, recall 0.29, F1 0.41 (0.85 / 0.15 / 0.26 without). A third of the vendor's
+      // class 14 (1,517 of 4,799) are lone returns on the rims of tree crowns and roofs, on no line: no line
+      // through them holds 5 class-14 returns within 0.3 m over 6 m. Most of the rest that is missed runs
+      // through street trees or in bundles of conductors (more than 9 returns within 1 m).
+      expect(a.f1).toBeGreaterThan(before.f1 + 0.1);
+      expect(a.precision).toBeGreaterThan(0.7);
+      expect(a.recall).toBeGreaterThan(0.27);
+      expect(a.f1).toBeGreaterThan(0.4);
+    },
+    120_000,
   );
 });

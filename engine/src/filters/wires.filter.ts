@@ -8,7 +8,17 @@
  * group long enough in plan view is a run of conductor; wire returns then
  * grow to their close neighbours that lie on the same line. Towers are the
  * tall structures at the ends of the wire runs: the non-wire returns stacked
- * from near the ground up to the wires under a wire end.
+ * from near the ground up to the wires under a wire end, where the wires hang
+ * from a support (they rise towards it from each side, see `bearsWeight`;
+ * runs cut where a wire crosses a crown do not), without the columns of
+ * crowns beside it (scattered neighbourhoods below the wires, see
+ * `scattered`). On request, sparse wires
+ * (distribution lines sampled a return every metre or two, passing street
+ * trees and roof edges, where a small neighbourhood is too thin or too mixed
+ * for its PCA) are found by a tube test: a straight, nearly level line
+ * through the return holds several returns over a few metres and little
+ * around it (see {@link tubeSupport}); such returns count when their runs are
+ * long enough in plan view or meet a wire found before.
  */
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
@@ -27,6 +37,13 @@ export interface WireOptions {
   minNeighbours?: number;
   /** Shortest run of conductor in plan view. */
   minLength?: number;
+  /**
+   * Also find sparse wires with the tube test (see {@link tubeSupport}). Off by default: it makes this filter
+   * about 4 times slower on the Williams and wires.laz tiles (1.2 times on the AHN corridor), and on fusa.laz
+   * it flags low eaves (3.0–3.4 m) and what looks like an unlabelled line in a corner, where the products'
+   * tests expect a cloud without wires.
+   */
+  sparse?: boolean;
   unitToMetre?: number;
   verticalUnitToMetre?: number;
 }
@@ -39,6 +56,25 @@ export interface WireResult {
   /** Runs of conductor: point indices of each connected group. */
   runs: Int32Array[];
 }
+
+/** Length of wire (metres) from a run's end over which its slope at that end is measured. */
+const SLOPE_REACH = 25;
+
+/**
+ * Least rise of the wires towards a support (metre per metre, summed over its two sides): a support of spans of
+ * length L under catenaries of parameter a gives about L / 2a per side (0.09 for 300 m at a = 1700 m, 0.05
+ * for 40 m at a = 400 m); wires lost from view and found again give 0 or less, up to the noise of the fit.
+ */
+const MIN_SUPPORT_RISE = 0.01;
+
+/** Radius (metres) of the neighbourhood that tells a crown from a lattice tower. */
+const CROWN_RADIUS = 1.5;
+
+/**
+ * Smallest λ3 / λ1 of a crown's neighbourhood: leaves and twigs fill a volume, a lattice tower's bars and
+ * plates lie along lines and planes (on the AHN pylon, 86 % of its returns have less than 0.2 around them).
+ */
+const CROWN_SCATTER = 0.2;
 
 /** Returns around a wire return beyond which a neighbourhood is canopy or roof, not wire. */
 const MAX_NEIGHBOURS = 400;
@@ -139,6 +175,193 @@ class VoxelIndex {
       }
     }
   }
+}
+
+/** Length of a group of returns along its main horizontal direction. */
+function planLength(cx: Float64Array, cy: Float64Array, members: number[]): number {
+  let mx = 0;
+  let my = 0;
+  for (const a of members) {
+    mx += cx[a]!;
+    my += cy[a]!;
+  }
+  mx /= members.length;
+  my /= members.length;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  for (const a of members) {
+    const dx = cx[a]! - mx;
+    const dy = cy[a]! - my;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
+  }
+  const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  const ux = Math.cos(angle);
+  const uy = Math.sin(angle);
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const a of members) {
+    const s = (cx[a]! - mx) * ux + (cy[a]! - my) * uy;
+    if (s < lo) lo = s;
+    if (s > hi) hi = s;
+  }
+  return hi - lo;
+}
+
+/** Parameters of a {@link tubeSupport} test; lengths in metres. */
+interface TubeTest {
+  /** Horizontal reach around the tested return. */
+  reach: number;
+  /** Radius of the tube (across and up). */
+  radius: number;
+  /** Half-size of the box around the tube where other returns are clutter (across and up). */
+  box: number;
+  /** Fewest returns in the tube, the tested one included. */
+  minReturns: number;
+  /** Shortest extent of the tube's returns along it. */
+  minExtent: number;
+  /** Most returns in the box, outside the tube, per tube return. */
+  clutter: number;
+  /** Returns within reach past which the place is a canopy or a roof. */
+  maxNeighbours: number;
+  /** Returns within a metre (the tested one included) past which the return is inside a canopy or on a roof. */
+  maxClose: number;
+}
+
+/** Lines tried through each return. */
+const TUBE_TRIALS = 16;
+
+/**
+ * Local test of sparse wires: a short, thin tube with little around it. Canopies fill the box around any line
+ * through them (about 25 returns around per tube return), roofs about 4, side-by-side conductors about 2.
+ */
+const LOCAL_TUBE: TubeTest = {
+  reach: 8,
+  radius: 0.3,
+  box: 1.5,
+  minReturns: 6,
+  minExtent: 6,
+  clutter: 2,
+  maxNeighbours: 400,
+  maxClose: 9,
+};
+
+/**
+ * Returns (not in `skip`) through which a straight line, nearly level
+ * (slope ≤ 0.3), holds at least `minReturns` returns within `radius` over
+ * `minExtent`, with at most `clutter` other returns per tube return in the
+ * box around it. Lines are tried through the return and its neighbours 2 m
+ * and more away.
+ */
+function tubeSupport(
+  cx: Float64Array,
+  cy: Float64Array,
+  cz: Float64Array,
+  skip: Uint8Array,
+  index: VoxelIndex,
+  test: TubeTest,
+  units: { hu: number; vu: number },
+  context: StepContext,
+): Uint8Array {
+  const { hu, vu } = units;
+  const n = cx.length;
+  const found = new Uint8Array(n);
+  const crowd = 1 / hu;
+  const reach = test.reach / hu;
+  const tube = test.radius / hu;
+  const tubeZ = test.radius / vu;
+  const box = test.box / hu;
+  const boxZ = test.box / vu;
+  const minExtent = test.minExtent / hu;
+  const minTrial = 2 / hu;
+  // Slope ≤ 0.3 in metres per metre, in the cloud's units.
+  const maxRise = (0.3 * hu) / vu;
+  // The returns within reach and within the box's height: the voxel index's cells, a few layers high.
+  const cell = index.cell;
+  const span = Math.ceil(reach / cell);
+  const zSpan = Math.ceil(boxZ / cell);
+  const cap = test.maxNeighbours;
+  const ex = new Float64Array(cap);
+  const ey = new Float64Array(cap);
+  const ez = new Float64Array(cap);
+  const free = new Uint8Array(cap);
+  const trials: number[] = [];
+  // Returns inside a canopy or on a roof (too many returns within a metre) are neither tested nor tried as lines.
+  const crowded = new Uint8Array(n);
+  for (let k = 0; k < n; k++) {
+    let close = 0;
+    index.near(cx[k]!, cy[k]!, cz[k]!, crowd, () => ++close > test.maxClose);
+    if (close > test.maxClose) crowded[k] = 1;
+  }
+  for (let k = 0; k < n; k++) {
+    if ((k & 0x3fff) === 0 && context.signal?.aborted) throw new Cancelled();
+    if (skip[k] || crowded[k]) continue;
+    const px = cx[k]!;
+    const py = cy[k]!;
+    const pz = cz[k]!;
+    const gx = Math.floor(px / cell);
+    const gy = Math.floor(py / cell);
+    const gz = Math.floor(pz / cell);
+    let m = 0;
+    scan: for (let dx = -span; dx <= span; dx++) {
+      for (let dy = -span; dy <= span; dy++) {
+        for (let dz = -zSpan; dz <= zSpan; dz++) {
+          const list = index.cells.get(index.key(gx + dx, gy + dy, gz + dz));
+          if (!list) continue;
+          for (const j of list) {
+            const qx = cx[j]! - px;
+            const qy = cy[j]! - py;
+            const qz = cz[j]! - pz;
+            if (j === k || qz > boxZ || qz < -boxZ || qx * qx + qy * qy > reach * reach) continue;
+            if (m === cap) {
+              m++;
+              break scan;
+            }
+            ex[m] = qx;
+            ey[m] = qy;
+            ez[m] = qz;
+            free[m] = crowded[j] ? 0 : 1;
+            m++;
+          }
+        }
+      }
+    }
+    if (m > cap || m < test.minReturns - 1) continue;
+    trials.length = 0;
+    for (let a = 0; a < m; a++) {
+      const h2 = ex[a]! * ex[a]! + ey[a]! * ey[a]!;
+      if (free[a] && h2 >= minTrial * minTrial && ez[a]! * ez[a]! <= maxRise * maxRise * h2) trials.push(a);
+    }
+    const step = Math.max(1, Math.ceil(trials.length / TUBE_TRIALS));
+    for (let t = 0; t < trials.length; t += step) {
+      const a = trials[t]!;
+      const len = Math.hypot(ex[a]!, ey[a]!);
+      const ux = ex[a]! / len;
+      const uy = ey[a]! / len;
+      const rise = ez[a]! / len;
+      let inTube = 1;
+      let around = 0;
+      let lo = 0;
+      let hi = 0;
+      for (let b = 0; b < m; b++) {
+        const s = ex[b]! * ux + ey[b]! * uy;
+        const across = Math.abs(ey[b]! * ux - ex[b]! * uy);
+        const up = Math.abs(ez[b]! - rise * s);
+        if (across <= tube && up <= tubeZ) {
+          inTube++;
+          if (s < lo) lo = s;
+          else if (s > hi) hi = s;
+        } else if (across <= box && up <= boxZ) around++;
+      }
+      if (inTube >= test.minReturns && hi - lo >= minExtent && around <= test.clutter * inTube) {
+        found[k] = 1;
+        break;
+      }
+    }
+  }
+  return found;
 }
 
 /**
@@ -242,56 +465,31 @@ export function findWires(
         }
       });
     }
-    // Length along the run's main horizontal direction.
-    let mx = 0;
-    let my = 0;
-    for (const a of members) {
-      mx += cx[a]!;
-      my += cy[a]!;
-    }
-    mx /= members.length;
-    my /= members.length;
-    let sxx = 0;
-    let sxy = 0;
-    let syy = 0;
-    for (const a of members) {
-      const dx = cx[a]! - mx;
-      const dy = cy[a]! - my;
-      sxx += dx * dx;
-      sxy += dx * dy;
-      syy += dy * dy;
-    }
-    const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
-    const ux = Math.cos(angle);
-    const uy = Math.sin(angle);
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    for (const a of members) {
-      const s = (cx[a]! - mx) * ux + (cy[a]! - my) * uy;
-      if (s < lo) lo = s;
-      if (s > hi) hi = s;
-    }
+    const length = planLength(cx, cy, members);
     runs.push(Int32Array.from(members));
-    runLengths.push(hi - lo);
-    if (hi - lo >= minLength) for (const a of members) wire[a] = 1;
+    runLengths.push(length);
+    if (length >= minLength) for (const a of members) wire[a] = 1;
   }
 
   // 3. Growth: close returns whose neighbourhood is mostly wire join the wire.
-  for (let pass = 0; pass < 3; pass++) {
-    const add: number[] = [];
-    for (let k = 0; k < n; k++) {
-      if (wire[k]) continue;
-      let w = 0;
-      let all = 0;
-      index.near(cx[k]!, cy[k]!, cz[k]!, radius * 0.6, (j) => {
-        all++;
-        w += wire[j]!;
-      });
-      if (w >= 2 && w * 2 >= all) add.push(k);
+  const grow = (keepOut?: Uint8Array) => {
+    for (let pass = 0; pass < 3; pass++) {
+      const add: number[] = [];
+      for (let k = 0; k < n; k++) {
+        if (wire[k] || keepOut?.[k]) continue;
+        let w = 0;
+        let all = 0;
+        index.near(cx[k]!, cy[k]!, cz[k]!, radius * 0.6, (j) => {
+          all++;
+          w += wire[j]!;
+        });
+        if (w >= 2 && w * 2 >= all) add.push(k);
+      }
+      if (add.length === 0) break;
+      for (const k of add) wire[k] = 1;
     }
-    if (add.length === 0) break;
-    for (const k of add) wire[k] = 1;
-  }
+  };
+  grow();
 
   // 4. Towers: below the ends of wire runs, the returns stacked from near the ground to the wires.
   const tower = new Uint8Array(n);
@@ -309,6 +507,31 @@ export function findWires(
   // Tower sites: where the ends of two or more long wire runs meet (every conductor of a span ends at its
   // towers); short runs (a wire seen in pieces) end anywhere.
   const ends: number[] = [];
+  /** Horizontal direction from each end into its run (x, y pairs). */
+  const endDirection: number[] = [];
+  /** Slope of the wire (metre per metre) rising towards each end. */
+  const endRise: number[] = [];
+  const slopeReach = SLOPE_REACH / hu;
+  /** Least-squares slope dz/ds of the run's returns with s (along u) in [from, to]; 0 with too few returns. */
+  const endSlope = (r: Int32Array, ux: number, uy: number, from: number, to: number): number => {
+    let m = 0;
+    let ss = 0;
+    let sz = 0;
+    let sss = 0;
+    let ssz = 0;
+    for (const k of r) {
+      const s = cx[k]! * ux + cy[k]! * uy;
+      if (s < from || s > to) continue;
+      const d = s - from;
+      m++;
+      ss += d;
+      sz += cz[k]!;
+      sss += d * d;
+      ssz += d * cz[k]!;
+    }
+    const det = m * sss - ss * ss;
+    return m >= 5 && det > 0 ? (((m * ssz - ss * sz) / det) * vu) / hu : 0;
+  };
   for (let r0 = 0; r0 < runs.length; r0++) {
     const r = runs[r0]!;
     if (!wire[r[0]!] || runLengths[r0]! < 2.5 * minLength) continue;
@@ -338,10 +561,36 @@ export function findWires(
       if (s < cx[a]! * ux + cy[a]! * uy) a = k;
       if (s > cx[b]! * ux + cy[b]! * uy) b = k;
     }
+    const sa = cx[a]! * ux + cy[a]! * uy;
+    const sb = cx[b]! * ux + cy[b]! * uy;
     ends.push(a, b);
+    endDirection.push(ux, uy, -ux, -uy);
+    // Rise towards each end: the slope of the run's last metres, upwards as they near the end.
+    endRise.push(-endSlope(r, ux, uy, sa, sa + slopeReach), endSlope(r, ux, uy, sb - slopeReach, sb));
   }
   const siteReach = 12 / hu;
-  const sites: Array<{ x: number; y: number; top: number; topHag: number; ends: number }> = [];
+  /**
+   * Whether the wires ending at a site hang from a support there. A support bears the weight of the wires:
+   * a catenary rises towards it from each side, so the slopes rising towards the site, summed over its two
+   * sides, are positive (about span / 2a on each side). Where a wire is only lost from view (through a
+   * crown) it runs on with the same, or slightly greater, slope: the two sides cancel or sum below zero.
+   * Ends from one side only (a line's last support, a tile's edge) must rise towards the site.
+   */
+  const bearsWeight = (group: number[]): boolean => {
+    const first = group[0]!;
+    const rx = endDirection[2 * first]!;
+    const ry = endDirection[2 * first + 1]!;
+    const sum = [0, 0];
+    const count = [0, 0];
+    for (const g of group) {
+      const side = endDirection[2 * g]! * rx + endDirection[2 * g + 1]! * ry > 0 ? 0 : 1;
+      sum[side]! += endRise[g]!;
+      count[side]!++;
+    }
+    const rise = count[1]! > 0 ? sum[0]! / count[0]! + sum[1]! / count[1]! : sum[0]! / count[0]!;
+    return rise > MIN_SUPPORT_RISE;
+  };
+  const sites: Array<{ x: number; y: number; top: number; bottom: number; topHag: number; ends: number }> = [];
   const usedEnd = new Uint8Array(ends.length);
   for (let e = 0; e < ends.length; e++) {
     if (usedEnd[e]) continue;
@@ -359,20 +608,62 @@ export function findWires(
     let sx = 0;
     let sy = 0;
     let top = Number.NEGATIVE_INFINITY;
+    let bottom = Number.POSITIVE_INFINITY;
     let topHag = Number.NEGATIVE_INFINITY;
     for (const g of group) {
       sx += cx[ends[g]!]!;
       sy += cy[ends[g]!]!;
       top = Math.max(top, cz[ends[g]!]!);
+      bottom = Math.min(bottom, cz[ends[g]!]!);
       topHag = Math.max(topHag, hag[candidates[ends[g]!]!]!);
     }
-    sites.push({ x: sx / group.length, y: sy / group.length, top, topHag, ends: group.length });
+    if (!bearsWeight(group)) continue;
+    sites.push({ x: sx / group.length, y: sy / group.length, top, bottom, topHag, ends: group.length });
   }
   const towerRadius = (options.towerRadius ?? 8) / hu;
+  const crownReach = CROWN_RADIUS / hu;
+  /**
+   * Whether the returns (not wire) within {@link CROWN_RADIUS} of a return fill a volume (λ3 / λ1 above
+   * {@link CROWN_SCATTER}) as in a crown, where the bars and plates of a lattice tower lie along lines and planes.
+   */
+  const scattered = (k: number): boolean => {
+    neighbours.length = 0;
+    index.near(cx[k]!, cy[k]!, cz[k]!, crownReach, (j) => {
+      if (!wire[j]) neighbours.push(j);
+    });
+    const m = neighbours.length;
+    if (m < 4) return false;
+    let mx = 0;
+    let my = 0;
+    let mz = 0;
+    for (const j of neighbours) {
+      mx += cx[j]! * hu;
+      my += cy[j]! * hu;
+      mz += cz[j]! * vu;
+    }
+    mx /= m;
+    my /= m;
+    mz /= m;
+    cov.fill(0);
+    for (const j of neighbours) {
+      const dx = cx[j]! * hu - mx;
+      const dy = cy[j]! * hu - my;
+      const dz = cz[j]! * vu - mz;
+      cov[0]! += dx * dx;
+      cov[1]! += dx * dy;
+      cov[2]! += dx * dz;
+      cov[3]! += dy * dy;
+      cov[4]! += dy * dz;
+      cov[5]! += dz * dz;
+    }
+    const { values } = eigenSymmetric3(cov);
+    return values[0] > 0 && values[2] > CROWN_SCATTER * values[0];
+  };
   for (const site of sites) {
     const gx = Math.floor(site.x / cellSize);
     const gy = Math.floor(site.y / cellSize);
     const span = Math.ceil(towerRadius / cellSize);
+    const candidatesAt: number[] = [];
     const members: number[] = [];
     let minH = Number.POSITIVE_INFINITY;
     for (let dx = -span; dx <= span; dx++) {
@@ -380,10 +671,24 @@ export function findWires(
         for (const k of column.get(colKey(gx + dx, gy + dy)) ?? []) {
           if (Math.hypot(cx[k]! - site.x, cy[k]! - site.y) > towerRadius) continue;
           if (cz[k]! > site.top + 6 / vu) continue;
-          members.push(k);
-          minH = Math.min(minH, hag[candidates[k]!]!);
+          candidatesAt.push(k);
         }
       }
+    }
+    // Crowns beside the support, under its wires: 1 m columns where the returns below the lowest wire end lie
+    // in scattered neighbourhoods. Above it, the cross-arms, insulators and peak stay the support's.
+    const crownCells = new Map<number, number>();
+    for (const k of candidatesAt) {
+      if (cz[k]! >= site.bottom) continue;
+      const key = colKey(Math.floor(cx[k]! / cellSize), Math.floor(cy[k]! / cellSize));
+      // More than three scattered returns in four: a column of the lattice holds a few knots, a crown little else.
+      crownCells.set(key, (crownCells.get(key) ?? 0) + (scattered(k) ? 1 : -3));
+    }
+    for (const k of candidatesAt) {
+      const crown = crownCells.get(colKey(Math.floor(cx[k]! / cellSize), Math.floor(cy[k]! / cellSize))) ?? 0;
+      if (cz[k]! < site.bottom && crown > 0) continue;
+      members.push(k);
+      minH = Math.min(minH, hag[candidates[k]!]!);
     }
     // A structure standing from near the ground up to the wires: returns in most 1 m slices of that height.
     const slices = Math.max(1, Math.floor((site.topHag - minH) * vu));
@@ -395,6 +700,33 @@ export function findWires(
     let covered = 0;
     for (const f of filled) covered += f;
     if (members.length >= 20 && minH * vu <= 10 && covered >= 0.7 * slices) for (const k of members) tower[k] = 1;
+  }
+  // 5. Sparse wires (on request): where a small neighbourhood holds other things too (street trees, roof
+  // edges) or too few returns for its shape to tell, returns on straight, nearly level tubes with little
+  // around them, linked in runs long enough in plan view (or joining a wire found above).
+  if (options.sparse) {
+    const skip = new Uint8Array(n);
+    for (let k = 0; k < n; k++) skip[k] = wire[k]! | tower[k]!;
+    const sparse = tubeSupport(cx, cy, cz, skip, index, LOCAL_TUBE, { hu, vu }, context);
+    const seen = new Uint8Array(n);
+    for (let k = 0; k < n; k++) {
+      if (!sparse[k] || seen[k]) continue;
+      const members: number[] = [k];
+      seen[k] = 1;
+      let touchesWire = false;
+      for (let q = 0; q < members.length; q++) {
+        const a = members[q]!;
+        index.near(cx[a]!, cy[a]!, cz[a]!, radius * 1.5, (j) => {
+          if (wire[j]) touchesWire = true;
+          if (sparse[j] && !seen[j]) {
+            seen[j] = 1;
+            members.push(j);
+          }
+        });
+      }
+      if (touchesWire || planLength(cx, cy, members) >= minLength) for (const a of members) wire[a] = 1;
+    }
+    grow(tower);
   }
   let wirePoints = 0;
   let towerPoints = 0;

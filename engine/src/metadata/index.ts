@@ -3,6 +3,7 @@
  * computed in one streaming pass over the points.
  */
 import type { StepContext } from '../core/chunk.js';
+import { GEOID_MODEL, geoidUndulation, type VerticalReference, verticalReference } from '../crs/geoid.js';
 import { type CrsInfo, createTransformer } from '../crs/index.js';
 import { openPointCloud } from '../readers/index.js';
 import type { PointCloudReader } from '../readers/point-cloud-reader.js';
@@ -37,6 +38,12 @@ export interface CloudMetadata {
   fileBytes: number;
   /** Bounds computed from the points (not trusted from the header). */
   bbox: MetadataBounds;
+  /**
+   * The header's own bounds when the points lie outside them (a sloppy writer,
+   * like LAStools' zurich.laz sample): the file is read anyway, `bbox` holds the
+   * true bounds and the project shows a warning. Null when the header is right.
+   */
+  headerBoundsTooSmall: MetadataBounds | null;
   /** Longitude/latitude bounds (EPSG:4326) of the bbox, null without a CRS. */
   bboxWgs84: { west: number; south: number; east: number; north: number } | null;
   crs: {
@@ -48,6 +55,13 @@ export interface CloudMetadata {
     verticalUnitToMetre: number;
     source: string;
   } | null;
+  /**
+   * What the heights are measured from and how they were put on the globe
+   * (crs/geoid.ts): orthometric heights (a named vertical datum, or assumed)
+   * get the geoid undulation `undulationMetres` (EGM96, at the footprint's
+   * centre) to become ellipsoidal in the 3D tiles; null without a CRS.
+   */
+  verticalReference: (VerticalReference & { undulationMetres: number | null }) | null;
   /** True when the file has no CRS and none was given. */
   crsRequired: boolean;
   /** Points per ASPRS class code. */
@@ -202,6 +216,7 @@ export async function metadataFromReader(reader: PointCloudReader, ctx: StepCont
     });
     return out;
   };
+  const bboxWgs84 = crs && count > 0 ? wgs84Bounds(crs, bbox) : null;
   return {
     pointCount: count,
     minElevation: bbox.minZ,
@@ -217,7 +232,7 @@ export async function metadataFromReader(reader: PointCloudReader, ctx: StepCont
     memoryGb: header.fileSize / 1e9,
     fileBytes: header.fileSize,
     bbox,
-    bboxWgs84: crs && count > 0 ? wgs84Bounds(crs, bbox) : null,
+    bboxWgs84,
     crs: crs
       ? {
           epsg: crs.epsg,
@@ -229,6 +244,7 @@ export async function metadataFromReader(reader: PointCloudReader, ctx: StepCont
           source: crs.source,
         }
       : null,
+    verticalReference: crs ? verticalReferenceOf(crs, bboxWgs84) : null,
     crsRequired: crs === null,
     classCounts: toRecord(classCounts),
     returnCounts: toRecord(returnCounts),
@@ -240,7 +256,36 @@ export async function metadataFromReader(reader: PointCloudReader, ctx: StepCont
     areaCellMetres: cellMetres,
     pointDensity: areaM2 > 0 ? count / areaM2 : 0,
     extraBytes: header.extraBytes.map((f) => f.name),
+    headerBoundsTooSmall: count > 0 ? headerBoundsTooSmall(header, bbox) : null,
   };
+}
+
+/** The header bounds when a point lies beyond them by more than half a scale step, else null. */
+function headerBoundsTooSmall(
+  header: { min: readonly number[]; max: readonly number[]; scale: readonly number[] },
+  b: MetadataBounds,
+): MetadataBounds | null {
+  const lo = [b.minX, b.minY, b.minZ];
+  const hi = [b.maxX, b.maxY, b.maxZ];
+  for (let a = 0; a < 3; a++) {
+    const tolerance = Math.abs(header.scale[a]!) / 2;
+    if (lo[a]! < header.min[a]! - tolerance || hi[a]! > header.max[a]! + tolerance) {
+      const [minX, minY, minZ] = header.min as [number, number, number];
+      const [maxX, maxY, maxZ] = header.max as [number, number, number];
+      return { minX, minY, minZ, maxX, maxY, maxZ };
+    }
+  }
+  return null;
+}
+
+/** The CRS's vertical reference and, for orthometric heights, the geoid undulation at the footprint's centre. */
+function verticalReferenceOf(crs: CrsInfo, box: CloudMetadata['bboxWgs84']): CloudMetadata['verticalReference'] {
+  const reference = verticalReference(crs);
+  const undulation =
+    reference.geoidModel === GEOID_MODEL && box
+      ? geoidUndulation((box.west + box.east) / 2, (box.south + box.north) / 2)
+      : Number.NaN;
+  return { ...reference, undulationMetres: Number.isFinite(undulation) ? Math.round(undulation * 1000) / 1000 : null };
 }
 
 /** Lon/lat bounds of a bbox: transforms a ring of 4 corners and 4 edge midpoints per side. */

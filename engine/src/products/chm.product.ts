@@ -6,7 +6,7 @@ import type { CrsInfo } from '../crs/index.js';
 import { createRaster, type Raster, sampleBilinear } from '../raster/raster.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
 import type { ClassifiedCloud, CrsUnits, DtmValue } from './product-values.js';
-import { writeRasterTiles } from './raster-tiles.product.js';
+import { writeRasterTileSource } from './raster-tiles.product.js';
 
 /** Classes left out of the canopy: low point (7), high noise (18), wires and towers (13–16). */
 export const NOT_CANOPY = new Set([7, 13, 14, 15, 16, 18]);
@@ -201,21 +201,11 @@ export const chmProduct = defineProduct<ChmValue>({
     const file = path.join(ctx.workDir, 'chm.tif');
     const { chm } = made;
     await writeGeoTiff(file, chm, { deflate: true });
-    ctx.progress(0.5);
-    const tiles = await writeRasterTiles(
-      chm,
-      crs,
-      'elevation',
-      ctx.workDir,
-      {},
-      {
-        signal: ctx.signal,
-        progress: (f) => ctx.progress(0.5 + 0.5 * f),
-      },
-    );
+    ctx.progress(0.9);
+    const tiles = await writeRasterTileSource(file, chm, crs, 'elevation', ctx.workDir);
     return {
       files: [{ path: file, format: 'GTiff', extension: 'tif', epsg: crs.epsg, count: chm.width * chm.height }],
-      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: tiles.tiles },
+      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: 0 },
       value: { ...made, crs, units, cloud },
       figures: {
         resolutionM: Math.round(chm.resolution * units.unitToMetre * 1000) / 1000,

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { PointChunk } from '../core/chunk.js';
 import { CrsRequired, InvalidInput } from '../core/errors.js';
-import { defineProduct } from '../core/product.js';
+import { defineProduct, type ProductContext } from '../core/product.js';
 import { classifyCloudTiled } from '../filters/classify.filter.js';
 import { gatherCloud, splitCloud } from '../filters/cloud.js';
+import { type ColorizeResult, colorizeCloud } from '../raster/colorize.js';
 import { openPointCloud } from '../readers/index.js';
 import { tilePointCloud } from '../tiler/tile-point-cloud.js';
 import { writeLas } from '../writers/las.writer.js';
@@ -25,7 +26,9 @@ async function readCloud(
   const reader = await openPointCloud(file, epsg === undefined ? {} : { epsg });
   let cloud: PointChunk;
   try {
-    cloud = await gatherCloud(reader.read({ signal: context.signal, workers: INLINE_DECODE }), context);
+    cloud = await gatherCloud(reader.read({ signal: context.signal, workers: INLINE_DECODE }), context, {
+      expected: reader.header.pointCount,
+    });
   } finally {
     await reader.close();
   }
@@ -37,7 +40,8 @@ async function readCloud(
 /**
  * CLASSIFIED_POINT_CLOUD: noise, ground, vegetation bands and buildings by the
  * engine's classifier (over spatial tiles on worker threads); a LAS 1.4 file
- * and a 3D Tiles tileset of its own. Hands the classified cloud on.
+ * and a 3D Tiles tileset of its own, coloured from the orthophoto when the
+ * input names one (`input.orthophoto`). Hands the classified cloud on.
  */
 export const classifiedCloudProduct = defineProduct<ClassifiedCloud>({
   id: 'classify',
@@ -50,40 +54,9 @@ export const classifiedCloudProduct = defineProduct<ClassifiedCloud>({
   options: [],
   weight: 12,
   async run(ctx) {
-    const { cloud, crs, units, header } = await readCloud(ctx.input.path, ctx.input.epsg, {
-      signal: ctx.signal,
-      progress: (f) => ctx.progress(0.1 * f),
-    });
-    if (cloud.count < 3) throw new InvalidInput('points', `the cloud has ${cloud.count} points: nothing to process`);
-    const vendor = cloud.classification ? cloud.classification.slice() : undefined;
-    // A file whose vendor labelled the power lines keeps its wire, tower and structure classes (13–16).
-    let vendorWires = 0;
-    if (vendor) for (let i = 0; i < cloud.count; i++) vendorWires += vendor[i] === 14 ? 1 : 0;
-    const keepVendorWires = vendorWires >= VENDOR_WIRES_KEPT;
-    const classified = await classifyCloudTiled(
-      cloud,
-      { ...units, wires: !keepVendorWires },
-      {
-        signal: ctx.signal,
-        progress: (f) => ctx.progress(0.1 + 0.45 * f),
-      },
-    );
-    if (keepVendorWires && vendor) {
-      for (let i = 0; i < cloud.count; i++) {
-        const v = vendor[i]!;
-        if (v >= 13 && v <= 16) classified.classification[i] = v;
-      }
-    }
-    const classifiedCloud: PointChunk = { ...cloud, classification: classified.classification };
+    // The whole input (every column) lives only inside classifyAndWrite; what follows holds the columns products read.
     const lasPath = path.join(ctx.workDir, 'classified.las');
-    await writeLas(lasPath, asAsync(splitCloud(classifiedCloud)), {
-      crs,
-      scale: header.scale,
-      offset: header.offset,
-      extraBytes: header.extraBytes,
-      generatingSoftware: 'Nuage engine',
-      signal: ctx.signal,
-    });
+    const { cloud, crs, units, vendor, figures } = await classifyAndWrite(ctx, lasPath);
     ctx.progress(0.65);
     const tilesDir = path.join(ctx.workDir, 'tiles');
     const tiled = await tilePointCloud(
@@ -95,8 +68,8 @@ export const classifiedCloudProduct = defineProduct<ClassifiedCloud>({
     return {
       files: [{ path: lasPath, format: 'LAS', extension: 'las', epsg: crs.epsg, count: cloud.count }],
       tiles: { dir: tilesDir, format: '3DTiles', epsg: 4978, count: tiled.tileCount },
-      value: { cloud: classifiedCloud, crs, units, ...(vendor ? { vendor } : {}) },
-      figures: { classCounts: classified.counts, tiles: tiled.tileCount, vendorWiresKept: keepVendorWires },
+      value: { cloud, crs, units, ...(vendor ? { vendor } : {}) },
+      figures: { classCounts: figures.classCounts, tiles: tiled.tileCount, ...figures.rest },
     };
   },
   restore: {
@@ -105,7 +78,90 @@ export const classifiedCloudProduct = defineProduct<ClassifiedCloud>({
       const las = files.find((f) => f.extension === 'las');
       if (!las) throw new InvalidInput('classify', 'the classified LAS file of the earlier run is missing');
       const { cloud, crs, units } = await readCloud(las.path, ctx.epsg, { signal: ctx.signal });
-      return { cloud, crs, units };
+      return { cloud: productColumns(cloud, cloud.classification ?? new Uint8Array(cloud.count)), crs, units };
     },
   },
 });
+
+/**
+ * The columns later products read (coordinates, classes, returns), with the
+ * classification of this run: the others (times, angles, intensities,
+ * colours...) are in the classified LAS file and are let go.
+ */
+function productColumns(cloud: PointChunk, classification: Uint8Array<ArrayBuffer>): PointChunk {
+  return {
+    count: cloud.count,
+    x: cloud.x,
+    y: cloud.y,
+    z: cloud.z,
+    classification,
+    ...(cloud.returnNumber ? { returnNumber: cloud.returnNumber } : {}),
+    ...(cloud.numberOfReturns ? { numberOfReturns: cloud.numberOfReturns } : {}),
+  };
+}
+
+/**
+ * Reads the whole input, classifies it and writes the classified LAS file;
+ * returns only the columns products read, so the rest is freed when it returns.
+ */
+async function classifyAndWrite(ctx: ProductContext, lasPath: string) {
+  const { cloud, crs, units, header } = await readCloud(ctx.input.path, ctx.input.epsg, {
+    signal: ctx.signal,
+    progress: (f) => ctx.progress(0.1 * f),
+  });
+  if (cloud.count < 3) throw new InvalidInput('points', `the cloud has ${cloud.count} points: nothing to process`);
+  // Colours from the orthophoto (LAS PDRF 7, RGB in the tiles), first: an image off the cloud is refused at once.
+  let colours: ColorizeResult | undefined;
+  if (ctx.input.orthophoto) colours = await colorizeCloud(cloud, crs, ctx.input.orthophoto, { signal: ctx.signal });
+  // The input's own classes: the classifier writes a new array and never changes this one.
+  const vendor = cloud.classification;
+  // A file whose vendor labelled the power lines keeps its wire, tower and structure classes (13–16).
+  let vendorWires = 0;
+  if (vendor) for (let i = 0; i < cloud.count; i++) vendorWires += vendor[i] === 14 ? 1 : 0;
+  const keepVendorWires = vendorWires >= VENDOR_WIRES_KEPT;
+  const classified = await classifyCloudTiled(
+    cloud,
+    { ...units, wires: !keepVendorWires },
+    {
+      signal: ctx.signal,
+      progress: (f) => ctx.progress(0.1 + 0.45 * f),
+    },
+  );
+  if (keepVendorWires && vendor) {
+    for (let i = 0; i < cloud.count; i++) {
+      const v = vendor[i]!;
+      if (v >= 13 && v <= 16) classified.classification[i] = v;
+    }
+  }
+  const classifiedCloud: PointChunk = { ...cloud, classification: classified.classification };
+  await writeLas(lasPath, asAsync(splitCloud(classifiedCloud)), {
+    crs,
+    scale: header.scale,
+    offset: header.offset,
+    extraBytes: header.extraBytes,
+    generatingSoftware: 'Nuage engine',
+    signal: ctx.signal,
+  });
+  return {
+    cloud: productColumns(cloud, classified.classification),
+    crs,
+    units,
+    vendor,
+    figures: {
+      classCounts: classified.counts,
+      rest: {
+        vendorWiresKept: keepVendorWires,
+        ...(colours
+          ? {
+              colourised: {
+                coloured: colours.coloured,
+                outside: colours.outside,
+                imageEpsg: colours.imageEpsg,
+                bits: colours.bits,
+              },
+            }
+          : {}),
+      },
+    },
+  };
+}

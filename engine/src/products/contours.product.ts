@@ -300,37 +300,69 @@ function segmentsCross(
  * back on both, until no crossing is left.
  */
 function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: number): void {
-  for (let round = 0; round < 8; round++) {
-    const buckets = new Map<string, number[]>();
+  // Buckets as one grid over every vertex (raw and smoothed), counted then filled (typed arrays, no per-cell objects).
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  for (const set of [raw, lines]) {
+    for (const line of set) {
+      const c = line.coordinates;
+      for (let i = 0; i + 1 < c.length; i += 2) {
+        minX = Math.min(minX, c[i]!);
+        maxX = Math.max(maxX, c[i]!);
+        minY = Math.min(minY, c[i + 1]!);
+        maxY = Math.max(maxY, c[i + 1]!);
+      }
+    }
+  }
+  if (!(minX <= maxX)) return;
+  const c0 = Math.floor(minX / cell);
+  const r0 = Math.floor(minY / cell);
+  const cols = Math.floor(maxX / cell) - c0 + 1;
+  const rows = Math.floor(maxY / cell) - r0 + 1;
+  /** Calls `visit(cellIndex, line, segment)` for every grid cell each segment's box covers, in line and segment order. */
+  const eachCell = (visit: (k: number, li: number, s: number) => void) => {
     lines.forEach((line, li) => {
       const c = line.coordinates;
       for (let s = 0; s + 3 < c.length; s += 2) {
-        const minC = Math.floor(Math.min(c[s]!, c[s + 2]!) / cell);
-        const maxC = Math.floor(Math.max(c[s]!, c[s + 2]!) / cell);
-        const minR = Math.floor(Math.min(c[s + 1]!, c[s + 3]!) / cell);
-        const maxR = Math.floor(Math.max(c[s + 1]!, c[s + 3]!) / cell);
+        const minC = Math.floor(Math.min(c[s]!, c[s + 2]!) / cell) - c0;
+        const maxC = Math.floor(Math.max(c[s]!, c[s + 2]!) / cell) - c0;
+        const minR = Math.floor(Math.min(c[s + 1]!, c[s + 3]!) / cell) - r0;
+        const maxR = Math.floor(Math.max(c[s + 1]!, c[s + 3]!) / cell) - r0;
         for (let bx = minC; bx <= maxC; bx++) {
-          for (let by = minR; by <= maxR; by++) {
-            const key = `${bx},${by}`;
-            const list = buckets.get(key);
-            if (list) list.push(li, s);
-            else buckets.set(key, [li, s]);
-          }
+          for (let by = minR; by <= maxR; by++) visit(by * cols + bx, li, s);
         }
       }
     });
+  };
+  for (let round = 0; round < 8; round++) {
+    const start = new Int32Array(cols * rows + 1);
+    eachCell((k) => {
+      start[k + 1]!++;
+    });
+    for (let k = 0; k < cols * rows; k++) start[k + 1]! += start[k]!;
+    const fill = start.slice(0, cols * rows);
+    const entryLine = new Int32Array(start[cols * rows]!);
+    const entrySegment = new Int32Array(start[cols * rows]!);
+    eachCell((k, li, s) => {
+      const at = fill[k]!++;
+      entryLine[at] = li;
+      entrySegment[at] = s;
+    });
     const revert = new Set<number>();
-    for (const list of buckets.values()) {
-      for (let a = 0; a < list.length; a += 2) {
-        const la = list[a]!;
+    for (let k = 0; k < cols * rows; k++) {
+      const end = start[k + 1]!;
+      for (let a = start[k]!; a < end; a++) {
+        const la = entryLine[a]!;
         const ca = lines[la]!.coordinates;
-        const sa = list[a + 1]!;
-        for (let b = a + 2; b < list.length; b += 2) {
-          const lb = list[b]!;
+        const sa = entrySegment[a]!;
+        for (let b = a + 1; b < end; b++) {
+          const lb = entryLine[b]!;
           if (lb === la) continue;
           if (lines[la] === raw[la] && lines[lb] === raw[lb]) continue;
           const cb = lines[lb]!.coordinates;
-          const sb = list[b + 1]!;
+          const sb = entrySegment[b]!;
           if (
             segmentsCross(
               ca[sa]!,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
@@ -19,7 +19,11 @@ describe.runIf(hasRealData())('DSM on a real file', () => {
     expect(manifest.products.map((p) => p.id)).toEqual(['classify', 'dtm', 'dsm']);
     const entry = manifest.artifacts.find((a) => a.type === 'DSM' && a.format === 'GTiff')!;
     expect(entry.epsg).toBe(32754);
-    expect(manifest.artifacts.some((a) => a.type === 'DSM' && a.format === 'XYZ' && a.count > 0)).toBe(true);
+    // Its XYZ tiles are rendered on demand from the COG in the tiles folder, as raster.json describes.
+    const tiles = manifest.artifacts.find((a) => a.type === 'DSM' && a.format === 'XYZ')!;
+    expect(tiles.bytes).toBeGreaterThan(statSync(path.join(out, entry.path)).size);
+    const description = JSON.parse(readFileSync(path.join(out, tiles.path, 'raster.json'), 'utf8'));
+    expect(description).toMatchObject({ ramp: 'elevation', epsg: 32754, source: 'source.tif' });
     const dsm = await readGeoTiff(path.join(out, entry.path));
     const dtm = await readGeoTiff(path.join(out, 'dtm', 'dtm.tif'));
     // Same grid as the DTM.
@@ -74,6 +78,8 @@ describe.runIf(hasRealData())('DSM on a real file', () => {
       const info = JSON.parse(gdal('gdalinfo', ['-json', path.join(out, entry.path)]));
       expect(info.stac['proj:epsg']).toBe(32754);
       expect(info.bands[0].noDataValue).toBe(-9999);
+      expect(info.metadata.IMAGE_STRUCTURE.LAYOUT).toBe('COG');
+      expect(info.bands[0].block).toEqual([256, 256]);
     }
   });
 });

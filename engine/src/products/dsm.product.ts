@@ -5,7 +5,7 @@ import { defineProduct } from '../core/product.js';
 import { createRaster, type Raster, rasterRange } from '../raster/raster.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
 import type { ClassifiedCloud, DtmValue } from './product-values.js';
-import { writeRasterTiles } from './raster-tiles.product.js';
+import { writeRasterTileSource } from './raster-tiles.product.js';
 
 /** Classes never part of a surface: low point (7) and high noise (18). */
 const NOISE = new Set([7, 18]);
@@ -86,7 +86,7 @@ export function buildDsm(cloud: PointChunk, dtm: Raster, context: StepContext = 
   return { dsm, filled };
 }
 
-/** DSM: the highest first-return surface on the DTM's grid, as a GeoTIFF and XYZ PNG tiles. */
+/** DSM: the highest first-return surface on the DTM's grid, as a COG and XYZ PNG tiles rendered from it on demand. */
 export const dsmProduct = defineProduct<Raster>({
   id: 'dsm',
   assetType: 'DSM',
@@ -104,24 +104,14 @@ export const dsmProduct = defineProduct<Raster>({
     const { dsm, filled } = buildDsm(cloud, dtm, { signal: ctx.signal });
     const file = path.join(ctx.workDir, 'dsm.tif');
     await writeGeoTiff(file, dsm, { deflate: true });
-    ctx.progress(0.4);
-    const tiles = await writeRasterTiles(
-      dsm,
-      crs,
-      'elevation',
-      ctx.workDir,
-      {},
-      {
-        signal: ctx.signal,
-        progress: (f) => ctx.progress(0.4 + 0.6 * f),
-      },
-    );
+    ctx.progress(0.9);
+    const tiles = await writeRasterTileSource(file, dsm, crs, 'elevation', ctx.workDir);
     const range = rasterRange(dsm);
     return {
       files: [{ path: file, format: 'GTiff', extension: 'tif', epsg: crs.epsg, count: dsm.width * dsm.height }],
-      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: tiles.tiles },
+      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: 0 },
       value: dsm,
-      figures: { filledCells: filled, min: range?.min ?? null, max: range?.max ?? null, tiles: tiles.tiles },
+      figures: { filledCells: filled, min: range?.min ?? null, max: range?.max ?? null },
     };
   },
 });

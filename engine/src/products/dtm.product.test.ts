@@ -5,7 +5,7 @@ import { terrainScene } from '@nuage/fixtures/synthetic/terrain-scene.js';
 import { describe, expect, it } from 'vitest';
 import { readGeoTiff } from '../raster/geotiff.reader.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
-import { buildDtm } from './dtm.product.js';
+import { buildDtm, sparseResolution } from './dtm.product.js';
 import { buildGridPoints } from './grid.product.js';
 import { gdal, hasGdal } from './test-gdal.js';
 
@@ -39,6 +39,38 @@ describe('DTM and point grid', () => {
     }
     expect(underBuilding).toBeGreaterThan(500);
     expect(Math.sqrt(sum / cells)).toBeLessThan(0.1);
+  });
+
+  it('keeps the requested cells for dense clouds, grows them for a few returns over a wide area', async () => {
+    const km = { minX: 0, minY: 0, maxX: 1000, maxY: 1000 };
+    // 1 km² at 0.5 m = 4 M cells: fine for 300 k points (16 cells per point), not for 6 k.
+    expect(sparseResolution(km, 300_000, 0.5)).toBe(0.5);
+    const sparse = sparseResolution(km, 6_000, 0.5);
+    expect(sparse).toBe(1); // a whole multiple of the request, within a million cells
+    expect((1000 / sparse) ** 2).toBeLessThanOrEqual(1_000_000);
+    // The DTM of 2,500 ground points spread over 5 km × 5 km has about a million cells, not 100 M.
+    const n = 2500;
+    const x = new Float64Array(n);
+    const y = new Float64Array(n);
+    const z = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      x[i] = (i % 50) * 100;
+      y[i] = Math.floor(i / 50) * 100;
+      z[i] = 10 + x[i]! * 0.01;
+    }
+    const classification = new Uint8Array(n).fill(2);
+    const dtm = await buildDtm(
+      { chunks: [{ count: n, x, y, z, classification }], crs: null },
+      { resolutionCm: 50, reachMetres: 200 },
+    );
+    expect(dtm.width * dtm.height).toBeLessThanOrEqual(1_100_000);
+    expect(dtm.resolution).toBe(5);
+    // Still the right surface: z = 10 + 0.01 x at a cell centre.
+    const col = 100;
+    const row = 100;
+    const value = dtm.data[row * dtm.width + col]!;
+    const cx = dtm.originX + (col + 0.5) * dtm.resolution;
+    expect(value).toBeCloseTo(10 + cx * 0.01, 3);
   });
 
   it('refuses form ranges and clouds without ground', async () => {

@@ -4,9 +4,10 @@ import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, CrsRequired, InvalidInput } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import { crsFromEpsg } from '../crs/index.js';
+import { meanSpacing } from '../filters/point-grid.js';
 import { readGeoTiff } from '../raster/geotiff.reader.js';
 import { type Raster, type RasterCrs, rasterForBounds, rasterRange } from '../raster/raster.js';
-import { PointBuffer, thinToBins } from '../raster/tin.js';
+import { Coverage, clearBeyondReach, PointBuffer, thinToBins } from '../raster/tin.js';
 import { rasterizeTinParallel } from '../raster/tin-parallel.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
 import { type ClassifiedCloud, type DtmValue, rasterCrsOf, terrainUnits } from './product-values.js';
@@ -26,6 +27,14 @@ export const dtmOptionsSchema = z.object({
    * cell, 0.5 up to four.
    */
   thinning: z.number().min(0.1).max(4).default(1),
+  /**
+   * Interpolation reach: cells farther than this from every return (water
+   * and noise aside) are nodata, metres; at least `reachSpacings` mean point
+   * spacings, so sparse surveys still make a full DTM.
+   */
+  reachMetres: z.number().min(0).max(1000).default(5),
+  /** Interpolation reach in mean point spacings (the larger of the two reaches applies). */
+  reachSpacings: z.number().min(0).max(100).default(3),
   /** Worker threads triangulating bands of the raster (default: available cores; 0 or 1 inline). */
   workers: z.number().int().min(0).max(64).optional(),
 });
@@ -46,7 +55,9 @@ export interface DtmInput {
 /**
  * Builds a DTM (`products.dtm`): ground points → Delaunay TIN → raster sampled
  * at cell centres. Holes under buildings and bridges are spanned by the TIN;
- * cells outside the hull of the ground points are nodata (-9999). Dense
+ * cells outside the hull of the ground points, or farther than the
+ * reach (`reachMetres`, `reachSpacings`) from every return that is not water
+ * or noise (a lake, a gap in the survey), are nodata (-9999). Dense
  * clouds are thinned to one point per cell first (the nearest to the cell
  * centre, see `thinning`) so cost stays proportional to the raster.
  *
@@ -55,7 +66,7 @@ export interface DtmInput {
  */
 export async function buildDtm(input: DtmInput, options: DtmOptions = {}, context: StepContext = {}): Promise<Raster> {
   const o = dtmOptionsSchema.parse(options);
-  const resolution = o.resolutionCm / 100 / o.unitToMetre;
+  let resolution = o.resolutionCm / 100 / o.unitToMetre;
   const groundSet = new Uint8Array(256);
   for (const c of o.groundClasses) groundSet[c] = 1;
   const ground = new PointBuffer();
@@ -64,11 +75,14 @@ export async function buildDtm(input: DtmInput, options: DtmOptions = {}, contex
   let maxX = Number.NEGATIVE_INFINITY;
   let maxY = Number.NEGATIVE_INFINITY;
   let index = 0;
+  let points = 0;
+  const coverage = new Coverage(Math.max(resolution, 1 / o.unitToMetre));
   for await (const chunk of input.chunks) {
     if (context.signal?.aborted) throw new Cancelled();
     const cls = input.classify?.(chunk, index) ?? chunk.classification;
     index++;
     const { x, y, z: zs, count } = chunk;
+    points += count;
     for (let i = 0; i < count; i++) {
       const xi = x[i]!;
       const yi = y[i]!;
@@ -77,6 +91,9 @@ export async function buildDtm(input: DtmInput, options: DtmOptions = {}, contex
       if (yi < minY) minY = yi;
       if (yi > maxY) maxY = yi;
       if (cls && groundSet[cls[i]!]) ground.push(xi, yi, zs[i]!);
+      // Any return but water and noise shows measured ground nearby (under a roof, a tree, a bridge).
+      const c = cls ? cls[i]! : 1;
+      if (c !== 9 && c !== 7 && c !== 18) coverage.add(xi, yi);
     }
   }
   if (index === 0 || minX > maxX) throw new InvalidInput('points', 'the point cloud is empty');
@@ -87,12 +104,45 @@ export async function buildDtm(input: DtmInput, options: DtmOptions = {}, contex
     );
   }
   const bounds = { minX, minY, maxX, maxY };
+  resolution = sparseResolution(bounds, points, resolution);
+  if (resolution !== o.resolutionCm / 100 / o.unitToMetre) {
+    context.log?.('dtm: resolution raised for a sparse cloud', {
+      requestedM: o.resolutionCm / 100,
+      resolutionM: resolution * o.unitToMetre,
+      points,
+    });
+  }
   const raster = rasterForBounds(bounds, resolution, input.crs);
   context.progress?.(0.3, 'dtm');
   const thin = thinToBins(ground.x, ground.y, ground.z, ground.count, bounds, resolution * o.thinning);
   await rasterizeTinParallel(thin.x, thin.y, thin.z, thin.count, raster, { workers: o.workers });
+  // No fan of triangles across a lake or a gap in the survey: cells beyond reach of any return stay nodata.
+  const reach = Math.max(o.reachMetres / o.unitToMetre, o.reachSpacings * meanSpacing(bounds, points));
+  clearBeyondReach(raster, coverage, reach);
   context.progress?.(1, 'dtm');
   return raster;
+}
+
+/** Cells a DTM may have per point of the cloud, and at least (see {@link sparseResolution}). */
+export const DTM_CELLS_PER_POINT = 16;
+export const DTM_MIN_CELL_BUDGET = 1_000_000;
+
+/**
+ * The DTM cell size for `points` returns over `bounds`: the requested one,
+ * unless the raster would hold more than 16 cells per point (and more than a
+ * million cells) — a few thousand returns over square kilometres — where it
+ * grows by a whole factor until it fits, so that every terrain product's cost
+ * follows the points and not the empty area between them.
+ */
+export function sparseResolution(
+  bounds: { minX: number; minY: number; maxX: number; maxY: number },
+  points: number,
+  resolution: number,
+): number {
+  const budget = Math.max(DTM_MIN_CELL_BUDGET, DTM_CELLS_PER_POINT * points);
+  const area = Math.max(bounds.maxX - bounds.minX, resolution) * Math.max(bounds.maxY - bounds.minY, resolution);
+  if (area / (resolution * resolution) <= budget) return resolution;
+  return resolution * Math.ceil(Math.sqrt(area / budget) / resolution);
 }
 
 /**
@@ -135,7 +185,7 @@ export const dtmProduct = defineProduct<DtmValue>({
     const dtm = await buildDtm(
       { chunks: [cloud], crs: rasterCrsOf(crs) },
       { resolutionCm: ctx.options.dtmResolutionCm, unitToMetre: units.unitToMetre },
-      { signal: ctx.signal, progress: (f) => ctx.progress(0.9 * f) },
+      { signal: ctx.signal, progress: (f) => ctx.progress(0.9 * f), log: ctx.log },
     );
     const file = path.join(ctx.workDir, 'dtm.tif');
     await writeGeoTiff(file, dtm, { deflate: true });
@@ -143,7 +193,14 @@ export const dtmProduct = defineProduct<DtmValue>({
     return {
       files: [{ path: file, format: 'GTiff', extension: 'tif', epsg: crs.epsg, count: dtm.width * dtm.height }],
       value: { dtm, crs, units },
-      figures: { width: dtm.width, height: dtm.height, min: range?.min ?? null, max: range?.max ?? null },
+      figures: {
+        width: dtm.width,
+        height: dtm.height,
+        resolutionM: Math.round(dtm.resolution * units.unitToMetre * 1000) / 1000,
+        requestedResolutionM: ctx.options.dtmResolutionCm / 100,
+        min: range?.min ?? null,
+        max: range?.max ?? null,
+      },
     };
   },
   restore: {

@@ -6,7 +6,7 @@ import { defineProduct } from '../core/product.js';
 import { createRaster, type Raster } from '../raster/raster.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
 import type { DtmValue } from './product-values.js';
-import { writeRasterTiles } from './raster-tiles.product.js';
+import { writeRasterTileSource } from './raster-tiles.product.js';
 import { unitScale } from './terrain-options.js';
 
 /** Options of {@link hillshade}; defaults are `gdaldem hillshade`'s. */
@@ -113,7 +113,7 @@ export function assertDtm(dtm: Raster): void {
   }
 }
 
-/** HILLSHADE_DTM: Horn hillshade (azimuth 315°, altitude 45°) of the DTM, as a GeoTIFF and XYZ PNG tiles. */
+/** HILLSHADE_DTM: Horn hillshade (azimuth 315°, altitude 45°) of the DTM, as a COG and XYZ PNG tiles rendered from it on demand. */
 export const hillshadeProduct = defineProduct({
   id: 'hillshade',
   assetType: 'HILLSHADE_DTM',
@@ -129,22 +129,12 @@ export const hillshadeProduct = defineProduct({
     const shade = hillshade(dtm, {}, { signal: ctx.signal });
     const file = path.join(ctx.workDir, 'hillshade.tif');
     await writeGeoTiff(file, shade, { sampleType: 'uint8', deflate: true });
-    ctx.progress(0.3);
-    const tiles = await writeRasterTiles(
-      shade,
-      crs,
-      'shade',
-      ctx.workDir,
-      {},
-      {
-        signal: ctx.signal,
-        progress: (f) => ctx.progress(0.3 + 0.7 * f),
-      },
-    );
+    ctx.progress(0.8);
+    const tiles = await writeRasterTileSource(file, shade, crs, 'shade', ctx.workDir);
     return {
       files: [{ path: file, format: 'GTiff', extension: 'tif', epsg: crs.epsg, count: shade.width * shade.height }],
-      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: tiles.tiles },
-      figures: { tiles: tiles.tiles, minZoom: tiles.minZoom, maxZoom: tiles.maxZoom },
+      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: 0 },
+      figures: { minZoom: tiles.minZoom, maxZoom: tiles.maxZoom },
     };
   },
 });

@@ -1,8 +1,13 @@
+import path from 'node:path';
 import { defineProduct } from '../core/product.js';
+import { writeGeoTiff } from '../writers/geotiff.writer.js';
 import type { DtmValue } from './product-values.js';
-import { writeRasterTiles } from './raster-tiles.product.js';
+import { writeRasterTileSource } from './raster-tiles.product.js';
 
-/** IMAGERY_DTM: the DTM as hypsometric-coloured XYZ PNG tiles (its GeoTIFF is the DTM asset's file). */
+/**
+ * IMAGERY_DTM: the DTM coloured by elevation as XYZ PNG tiles, rendered on
+ * demand from the DTM's COG (its GeoTIFF download is the DTM asset's file).
+ */
 export const imageryDtmProduct = defineProduct({
   id: 'imagery-dtm',
   assetType: 'IMAGERY_DTM',
@@ -15,21 +20,20 @@ export const imageryDtmProduct = defineProduct({
   weight: 1,
   async run(ctx) {
     const { dtm, crs } = ctx.need<DtmValue>('dtm');
-    const tiles = await writeRasterTiles(
-      dtm,
-      crs,
-      'elevation',
-      ctx.workDir,
-      {},
-      {
-        signal: ctx.signal,
-        progress: (f) => ctx.progress(f),
-      },
-    );
+    // The DTM product's COG when this run wrote it; else (a resumed run) the same DTM written again.
+    const outDir = path.dirname(ctx.workDir);
+    const written = ctx.artifacts().find((a) => a.type === 'DTM' && a.format === 'GTiff');
+    let cog = written ? path.join(outDir, written.path) : null;
+    if (!cog) {
+      cog = path.join(ctx.tmpDir, `imagery-dtm-${process.pid}-${Date.now()}.tif`);
+      await writeGeoTiff(cog, dtm, { deflate: true });
+    }
+    ctx.progress(0.8);
+    const tiles = await writeRasterTileSource(cog, dtm, crs, 'elevation', ctx.workDir);
     return {
       files: [],
-      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: tiles.tiles },
-      figures: { tiles: tiles.tiles, minZoom: tiles.minZoom, maxZoom: tiles.maxZoom },
+      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: 0 },
+      figures: { minZoom: tiles.minZoom, maxZoom: tiles.maxZoom },
     };
   },
 });

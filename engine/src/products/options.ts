@@ -135,6 +135,14 @@ export const processingOptionsSchema = z
       .array(z.string().regex(PRODUCT_ID, { error: 'product ids are lower-case words such as dtm' }))
       .min(1)
       .optional(),
+    /**
+     * Uploaded ORTHOPHOTO asset (an RGB GeoTIFF) the classified cloud takes its colours from; the
+     * processing job hands the engine its local copy as `input.orthophoto` (CLI: `--orthophoto FILE.tif`).
+     */
+    orthophotoAssetId: z
+      .string()
+      .regex(/^\d{1,18}$/, { error: 'orthophotoAssetId must be the id of an uploaded orthophoto' })
+      .optional(),
   })
   .strict()
   .superRefine((o, ctx) => {

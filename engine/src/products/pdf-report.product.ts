@@ -1,11 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import PDFDocument from 'pdfkit';
 import { CLASS_NAMES } from '../core/dimensions.js';
 import { defineProduct } from '../core/product.js';
 import { type CloudMetadata, extractMetadata } from '../metadata/index.js';
 import type { Raster } from '../raster/raster.js';
+import { PdfPathBatch } from '../writers/pdf-paths.js';
 import { encodePng } from '../writers/png.writer.js';
 import type { ContourLine } from './contours.product.js';
 import { hillshade } from './hillshade.product.js';
@@ -238,6 +238,8 @@ function map(doc: PDFKit.PDFDocument, data: ReportData, texts: ReportTexts): voi
   const ty = (y: number) => y0 + (dtm.originY - y) * scale;
   doc.save();
   doc.rect(x0, y0, drawW, drawH).clip();
+  // The vectors' paths go in batches (pdfkit would keep a buffer per vertex): flushed before each paint.
+  const paths = new PdfPathBatch(doc);
   if (data.contours) {
     const minorCount = data.contours.filter((l) => l.kind === 'minor').length;
     for (const kind of ['minor', 'major'] as const) {
@@ -246,9 +248,10 @@ function map(doc: PDFKit.PDFDocument, data: ReportData, texts: ReportTexts): voi
         if (line.kind !== kind) continue;
         const c = line.coordinates;
         if (c.length < 4) continue;
-        doc.moveTo(tx(c[0]!), ty(c[1]!));
-        for (let i = 2; i < c.length; i += 2) doc.lineTo(tx(c[i]!), ty(c[i + 1]!));
+        paths.moveTo(tx(c[0]!), ty(c[1]!));
+        for (let i = 2; i < c.length; i += 2) paths.lineTo(tx(c[i]!), ty(c[i + 1]!));
       }
+      paths.flush();
       doc
         .lineWidth(kind === 'major' ? 0.7 : 0.25)
         .strokeColor(kind === 'major' ? '#6b3d14' : '#b07a45')
@@ -257,30 +260,34 @@ function map(doc: PDFKit.PDFDocument, data: ReportData, texts: ReportTexts): voi
   }
   for (const b of data.buildings ?? []) {
     for (const ring of b.rings.slice(0, 1)) {
-      doc.moveTo(tx(ring[0]![0]!), ty(ring[0]![1]!));
-      for (const p of ring.slice(1)) doc.lineTo(tx(p[0]!), ty(p[1]!));
-      doc.closePath();
+      paths.moveTo(tx(ring[0]![0]!), ty(ring[0]![1]!));
+      for (const p of ring.slice(1)) paths.lineTo(tx(p[0]!), ty(p[1]!));
+      paths.closePath();
     }
   }
+  paths.flush();
   if (data.buildings?.length) doc.fillOpacity(0.45).fillAndStroke('#e4572e', '#a8321a');
   doc.fillOpacity(1);
   for (const line of data.powerLines?.conductors ?? []) {
     const c = line.coordinates;
     if (c.length < 2) continue;
-    doc.moveTo(tx(c[0]![0]!), ty(c[0]![1]!));
-    for (const p of c.slice(1)) doc.lineTo(tx(p[0]!), ty(p[1]!));
+    paths.moveTo(tx(c[0]![0]!), ty(c[0]![1]!));
+    for (const p of c.slice(1)) paths.lineTo(tx(p[0]!), ty(p[1]!));
   }
+  paths.flush();
   if (data.powerLines?.conductors.length) doc.lineWidth(0.8).strokeColor('#d9a400').stroke();
   if (data.crowns) {
     for (const crown of data.crowns.crowns) {
       const ring = crown.ring;
       if (!ring || ring.length < 3) continue;
-      doc.moveTo(tx(ring[0]![0]!), ty(ring[0]![1]!));
-      for (const p of ring.slice(1)) doc.lineTo(tx(p[0]!), ty(p[1]!));
-      doc.closePath();
+      paths.moveTo(tx(ring[0]![0]!), ty(ring[0]![1]!));
+      for (const p of ring.slice(1)) paths.lineTo(tx(p[0]!), ty(p[1]!));
+      paths.closePath();
     }
+    paths.flush();
     doc.lineWidth(0.3).strokeColor('#2f9e44').stroke();
-    for (const t of data.crowns.tops.tops) doc.circle(tx(t.x), ty(t.y), 0.7);
+    for (const t of data.crowns.tops.tops) paths.circle(tx(t.x), ty(t.y), 0.7);
+    paths.flush();
     doc.fill('#1d5c2c');
   }
   doc.restore();
@@ -338,6 +345,8 @@ function map(doc: PDFKit.PDFDocument, data: ReportData, texts: ReportTexts): voi
  */
 export async function writeReport(file: string, data: ReportData, language: ReportLanguage): Promise<number> {
   const texts = REPORT_TEXTS[language] as ReportTexts;
+  // Loaded here, not at module load: pdfkit and its fonts cost every `nuage` command ~60 ms otherwise.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: PAGE.margin,

@@ -5,7 +5,6 @@
 import type { PointChunk } from '../core/chunk.js';
 import { InvalidInput } from '../core/errors.js';
 import { type CrsInfo, createTransformer } from '../crs/index.js';
-import { gatherCloud } from '../filters/cloud.js';
 import type { Raster, RasterCrs } from '../raster/raster.js';
 import { openPointCloud } from '../readers/index.js';
 import { type Feature, type VectorArtifact, writeGeoJson } from '../writers/geojson.writer.js';
@@ -122,7 +121,23 @@ export async function inputClasses(
   if (classified.vendor) return classified.vendor;
   const reader = await openPointCloud(input.path, input.epsg === undefined ? {} : { epsg: input.epsg });
   try {
-    return (await gatherCloud(reader.read({ signal, workers: INLINE_DECODE }))).classification;
+    // Only the class column, streamed: the other columns of the input are never held.
+    let classes = new Uint8Array(reader.header.pointCount);
+    let count = 0;
+    let any = false;
+    for await (const chunk of reader.read({ signal, workers: INLINE_DECODE })) {
+      if (!chunk.classification) continue;
+      any = true;
+      if (count + chunk.count > classes.length) {
+        const grown = new Uint8Array(Math.max(count + chunk.count, classes.length * 2));
+        grown.set(classes.subarray(0, count));
+        classes = grown;
+      }
+      classes.set(chunk.classification.subarray(0, chunk.count), count);
+      count += chunk.count;
+    }
+    if (!any) return undefined;
+    return count === classes.length ? classes : classes.slice(0, count);
   } finally {
     await reader.close();
   }

@@ -9,6 +9,7 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Cancelled, EngineError, InvalidInput } from '../core/errors.js';
+import { type MemoryFigures, memoryFigures, resetPeakRss } from '../core/memory.js';
 import type { ArtifactFormat, ProductDefinition, ProductResult, StoredFile } from '../core/product.js';
 import type { TilerOptions } from '../tiler/tiler-options.js';
 import type { ProcessingOptions } from './options.js';
@@ -35,6 +36,8 @@ export interface ProductRun {
   /** READY: made now; DONE: made by an earlier run (resumed); ERROR: failed or a need failed. */
   status: 'READY' | 'DONE' | 'ERROR';
   ms?: number;
+  /** Process memory while the product ran: peak RSS, and RSS and typed arrays when it ended (MB). */
+  memory?: MemoryFigures;
   error?: { code: string; message: string };
   figures?: Record<string, unknown>;
 }
@@ -74,8 +77,8 @@ export interface RunHooks {
 
 /** Options of {@link runProducts}. */
 export interface RunOptions {
-  /** The point cloud: local path, the user's file name (default: the path's), EPSG code to use. */
-  input: { path: string; name?: string; epsg?: number };
+  /** The point cloud: local path, the user's file name (default: the path's), EPSG code to use; the orthophoto to colour it from. */
+  input: { path: string; name?: string; epsg?: number; orthophoto?: string };
   options: ProcessingOptions;
   /** Run folder: each product writes into `<outDir>/<id>/`. */
   outDir: string;
@@ -261,6 +264,16 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
   const total = toMake.reduce((s, p) => s + p.weight, 0) || 1;
   let before = 0;
   const log = o.log ?? (() => {});
+  // How many products left to make read each value: one no product reads any more is let go, so its memory is freed.
+  const readsOf = (p: ProductDefinition) => new Set([...p.needs, ...(p.uses ?? [])]);
+  const readers = new Map<string, number>();
+  for (const p of toMake) for (const id of readsOf(p)) readers.set(id, (readers.get(id) ?? 0) + 1);
+  const release = (p: ProductDefinition) => {
+    for (const id of readsOf(p)) {
+      readers.set(id, readers.get(id)! - 1);
+      if (readers.get(id) === 0) values.delete(id);
+    }
+  };
 
   for (const product of closure) {
     if (o.signal?.aborted) throw new Cancelled();
@@ -286,11 +299,13 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
       failed.add(product.id);
       await o.hooks?.failed?.(product, error);
       runs.push({ id: product.id, assetType: product.assetType, status: 'ERROR', error: errorOf(error) });
+      release(product);
       continue;
     }
     const workDir = path.join(o.outDir, product.id);
     await mkdir(workDir, { recursive: true });
     await o.hooks?.starting?.(product);
+    resetPeakRss();
     const t0 = performance.now();
     try {
       const result = await product.run({
@@ -317,13 +332,14 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
       });
       const made = await artifactsOf(product, result, o.outDir);
       await o.hooks?.finished?.(product, result, made);
-      values.set(product.id, result.value ?? true);
+      if (readers.get(product.id)) values.set(product.id, result.value ?? true);
       artifacts.push(...made);
       runs.push({
         id: product.id,
         assetType: product.assetType,
         status: 'READY',
         ms: Math.round(performance.now() - t0),
+        memory: memoryFigures(),
         ...(result.figures ? { figures: result.figures } : {}),
       });
     } catch (error) {
@@ -333,6 +349,7 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
       await o.hooks?.failed?.(product, error);
       runs.push({ id: product.id, assetType: product.assetType, status: 'ERROR', error: errorOf(error) });
     }
+    release(product);
   }
   o.progress?.(1, 'done');
   const manifest: Manifest = {

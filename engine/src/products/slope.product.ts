@@ -6,7 +6,7 @@ import { defineProduct } from '../core/product.js';
 import { createRaster, FLOAT_NODATA, type Raster } from '../raster/raster.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
 import type { DtmValue } from './product-values.js';
-import { writeRasterTiles } from './raster-tiles.product.js';
+import { writeRasterTileSource } from './raster-tiles.product.js';
 import { unitScale } from './terrain-options.js';
 
 /** Options of {@link slope}; defaults are `gdaldem slope`'s. */
@@ -88,7 +88,7 @@ export function slope(dtm: Raster, options: SlopeOptions = {}, context: StepCont
   return out;
 }
 
-/** SLOPE_MAP: slope in degrees (Horn, like gdaldem) of the DTM, as a GeoTIFF and XYZ PNG tiles. */
+/** SLOPE_MAP: slope in degrees (Horn, like gdaldem) of the DTM, as a COG and XYZ PNG tiles rendered from it on demand. */
 export const slopeProduct = defineProduct({
   id: 'slope',
   assetType: 'SLOPE_MAP',
@@ -104,22 +104,12 @@ export const slopeProduct = defineProduct({
     const raster = slope(dtm, {}, { signal: ctx.signal });
     const file = path.join(ctx.workDir, 'slope.tif');
     await writeGeoTiff(file, raster, { deflate: true });
-    ctx.progress(0.3);
-    const tiles = await writeRasterTiles(
-      raster,
-      crs,
-      'slope',
-      ctx.workDir,
-      {},
-      {
-        signal: ctx.signal,
-        progress: (f) => ctx.progress(0.3 + 0.7 * f),
-      },
-    );
+    ctx.progress(0.8);
+    const tiles = await writeRasterTileSource(file, raster, crs, 'slope', ctx.workDir);
     return {
       files: [{ path: file, format: 'GTiff', extension: 'tif', epsg: crs.epsg, count: raster.width * raster.height }],
-      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: tiles.tiles },
-      figures: { tiles: tiles.tiles, minZoom: tiles.minZoom, maxZoom: tiles.maxZoom },
+      tiles: { dir: tiles.path, format: 'XYZ', epsg: 3857, count: 0 },
+      figures: { minZoom: tiles.minZoom, maxZoom: tiles.maxZoom },
     };
   },
 });

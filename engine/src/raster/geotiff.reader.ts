@@ -1,26 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
-import { addDecoder, fromArrayBuffer } from 'geotiff';
+import { addDecoder, BaseDecoder, fromArrayBuffer } from 'geotiff';
 import { EngineError, InvalidInput } from '../core/errors.js';
+import { bufferByteSource } from './byte-source.js';
+import { readCogRaster } from './cog.reader.js';
 import type { Raster, RasterCrs } from './raster.js';
 import { FLOAT_NODATA } from './raster.js';
 
 /**
- * The `geotiff` package's own deflate decoder imports pako in a way Node's ESM
- * loader rejects; node:zlib decodes the same streams. Predictors 2 and 3 are
- * not undone here, so such files are refused with a clear error.
+ * Deflate through node:zlib (the `geotiff` package's own decoder goes
+ * through pako); the base decoder undoes predictors 2 and 3 afterwards.
  */
-class NodeDeflateDecoder {
-  private readonly predictor: number;
-  constructor(parameters: { predictor?: number }) {
-    this.predictor = parameters.predictor ?? 1;
-  }
-  async decode(buffer: ArrayBuffer): Promise<ArrayBuffer> {
-    if (this.predictor !== 1) {
-      throw new InvalidInput('tiff.predictor', `deflate with predictor ${this.predictor} is not supported`);
-    }
+class NodeDeflateDecoder extends BaseDecoder {
+  override decodeBlock(buffer: ArrayBufferLike): ArrayBufferLike {
     const out = inflateSync(new Uint8Array(buffer));
-    return out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength) as ArrayBuffer;
+    return out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength);
   }
 }
 addDecoder([8, 32946], async () => NodeDeflateDecoder as never);
@@ -44,6 +38,9 @@ export async function readGeoTiff(path: string): Promise<Raster> {
   if (magic !== 'II' && magic !== 'MM') throw new InvalidInput('tiff.header', `${path} is not a TIFF file`, 0);
   const fast = readSimpleTiff(bytes);
   if (fast) return fast;
+  // Tiled files (the engine's Cloud-Optimized GeoTIFFs, GDAL's COG driver).
+  const tiled = await readCogRaster(bufferByteSource(bytes)).catch(() => null);
+  if (tiled) return tiled;
   const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   try {
     const tiff = await fromArrayBuffer(ab);

@@ -165,3 +165,67 @@ export function thinToBins(
   }
   return { x, y, z, count: kept };
 }
+
+/**
+ * Where the returns of a cloud lie, on square cells of `cell` CRS units: the
+ * evidence that a TIN is interpolating between nearby measurements rather
+ * than spanning empty space (a lake, a no-data area). Cost follows the
+ * points: only occupied cells are stored.
+ */
+export class Coverage {
+  readonly cells = new Set<number>();
+  constructor(readonly cell: number) {}
+  add(x: number, y: number): void {
+    this.cells.add(Math.floor(x / this.cell) * 2 ** 26 + Math.floor(y / this.cell) + 2 ** 25);
+  }
+}
+
+/**
+ * Sets to nodata every raster cell whose centre lies farther than about
+ * `reach` CRS units (square neighbourhood, in coverage cells) from any
+ * covered cell. Returns the number of cells cleared.
+ */
+export function clearBeyondReach(raster: Raster, coverage: Coverage, reach: number): number {
+  const { width, height, resolution, data, nodata } = raster;
+  const cell = coverage.cell;
+  const gx0 = Math.floor(raster.originX / cell);
+  const gy0 = Math.floor((raster.originY - height * resolution) / cell);
+  const cols = Math.floor((raster.originX + width * resolution) / cell) - gx0 + 1;
+  const rows = Math.floor(raster.originY / cell) - gy0 + 1;
+  const r = Math.max(0, Math.ceil(reach / cell));
+  const occupied = new Uint8Array(cols * rows);
+  for (const key of coverage.cells) {
+    const gx = Math.floor(key / 2 ** 26) - gx0;
+    const gy = (key % 2 ** 26) - 2 ** 25 - gy0;
+    if (gx >= 0 && gy >= 0 && gx < cols && gy < rows) occupied[gy * cols + gx] = 1;
+  }
+  // Square dilation by r, rows then columns, with running counts (O(cells) whatever r).
+  const along = (src: Uint8Array, dst: Uint8Array, n: number, lines: number, step: number, stride: number) => {
+    for (let l = 0; l < lines; l++) {
+      const base = l * stride;
+      let inside = 0;
+      for (let k = 0; k < Math.min(r, n); k++) inside += src[base + k * step]!;
+      for (let k = 0; k < n; k++) {
+        if (k + r < n) inside += src[base + (k + r) * step]!;
+        if (k - r - 1 >= 0) inside -= src[base + (k - r - 1) * step]!;
+        dst[base + k * step] = inside > 0 ? 1 : 0;
+      }
+    }
+  };
+  const tmp = new Uint8Array(cols * rows);
+  const reached = new Uint8Array(cols * rows);
+  along(occupied, tmp, cols, rows, 1, cols);
+  along(tmp, reached, rows, cols, cols, 1);
+  let cleared = 0;
+  for (let row = 0; row < height; row++) {
+    const gy = Math.floor((raster.originY - (row + 0.5) * resolution) / cell) - gy0;
+    for (let c = 0; c < width; c++) {
+      const gx = Math.floor((raster.originX + (c + 0.5) * resolution) / cell) - gx0;
+      const k = row * width + c;
+      if (reached[gy * cols + gx] || data[k] === nodata) continue;
+      data[k] = nodata;
+      cleared++;
+    }
+  }
+  return cleared;
+}

@@ -144,10 +144,17 @@ export async function readLasHeader(source: ByteSource): Promise<LasHeader> {
   const pointDataOffset = view.getUint32(96, true);
   const vlrCount = view.getUint32(100, true);
   const rawFormat = head[104]!;
+  // LASzip marks compression with bit 7 (and bit 6 for LAS 1.4 formats); only then are the high bits not the format.
   const compressed = (rawFormat & 0x80) !== 0;
-  const pointFormat = rawFormat & 0x3f;
-  if (pointFormat > 10)
-    throw new InvalidInput('header.pointFormat', `unknown point data record format ${pointFormat} (0 to 10)`, 104);
+  const pointFormat = compressed ? rawFormat & 0x3f : rawFormat;
+  if (pointFormat > 10) {
+    throw new InvalidInput(
+      'header.pointFormat',
+      `unknown point data record format ${pointFormat} (0 to 10)`,
+      104,
+      pointFormat,
+    );
+  }
   if (pointFormat >= 6 && versionMinor < 4) {
     throw new InvalidInput(
       'header.pointFormat',
@@ -162,6 +169,7 @@ export async function readLasHeader(source: ByteSource): Promise<LasHeader> {
       'header.pointRecordLength',
       `${recordLength} bytes is shorter than point format ${pointFormat} (${layout.baseSize})`,
       105,
+      recordLength,
     );
   }
   const legacyCount = view.getUint32(107, true);
@@ -179,15 +187,23 @@ export async function readLasHeader(source: ByteSource): Promise<LasHeader> {
   ];
   const axes = ['x', 'y', 'z'];
   for (let i = 0; i < 3; i++) {
-    if (!Number.isFinite(scale[i]!) || scale[i] === 0) {
+    // A negative scale mirrors the cloud: no writer means it, and every product would come out wrong.
+    if (!Number.isFinite(scale[i]!) || !(scale[i]! > 0)) {
       throw new InvalidInput(
         `header.scale.${axes[i]}`,
-        `scale must be finite and non-zero, found ${scale[i]}`,
+        `scale must be a positive finite number, found ${scale[i]}`,
         131 + 8 * i,
+        scale[i],
       );
     }
-    if (!Number.isFinite(offset[i]!))
-      throw new InvalidInput(`header.offset.${axes[i]}`, `offset must be finite, found ${offset[i]}`, 155 + 8 * i);
+    if (!Number.isFinite(offset[i]!)) {
+      throw new InvalidInput(
+        `header.offset.${axes[i]}`,
+        `offset must be finite, found ${offset[i]}`,
+        155 + 8 * i,
+        String(offset[i]),
+      );
+    }
   }
   const max: [number, number, number] = [
     view.getFloat64(179, true),
@@ -303,6 +319,16 @@ export async function readLasHeader(source: ByteSource): Promise<LasHeader> {
       'header.pointCount',
       `${pointCount} points of ${recordLength} bytes need ${pointBytes} bytes after byte ${pointDataOffset}, but the point data ends at byte ${pointDataEnd} (truncated or wrong count)`,
       versionMinor >= 4 ? 247 : 107,
+      pointCount,
+    );
+  }
+  // LAZ: points are compressed, but never to nothing: the chunk table pointer (8 bytes) at least follows.
+  if (compressed && pointCount > 0 && pointDataOffset + 8 > pointDataEnd) {
+    throw new InvalidInput(
+      'header.pointCount',
+      `${pointCount} compressed points announced, but the file ends at byte ${pointDataEnd}, right after the point data offset ${pointDataOffset} (truncated or wrong count)`,
+      versionMinor >= 4 ? 247 : 107,
+      pointCount,
     );
   }
 

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeLazChunk } from '../readers/laz-decode.mjs';
-import { encodeChunk } from '../readers/lazjs/testing/chunk-encoder.js';
 import { syntheticRecords } from '../readers/lazjs/testing/synthetic-records.js';
+import { encodeChunk } from '../writers/laz-chunk-encoder.js';
 import { LAZ_WARM_UP_CHUNKS } from './laz-warm-up-chunks.js';
 
 const FILE = new URL('./laz-warm-up-chunks.ts', import.meta.url);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTransformer, crsFromEpsg } from '../crs/index.js';
 import { createTransformGrid } from './ecef-grid-transform.js';
+import { globeEcefTransform } from './geoid-ecef.js';
 import { ecefToLocal, enuFrameAt, geodeticToEcef } from './local-frame.js';
 import {
   exactToLocal,
@@ -14,7 +15,8 @@ import {
 describe('localTransform (the tiler workers’ transform)', () => {
   const crs = crsFromEpsg(2154);
   const frame = enuFrameAt(...geodeticToEcef(2.5, 46.6, 200));
-  const exact = createTransformer(crs, 'EPSG:4978');
+  // Lambert-93 heights are taken as orthometric: the workers add the geoid undulation as the main thread does.
+  const exact = globeEcefTransform(crs, createTransformer);
   const toLocal = {
     forward(x: Float64Array, y: Float64Array, z: Float64Array, n: number) {
       exact.forward(x, y, z, n);

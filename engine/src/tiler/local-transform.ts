@@ -1,5 +1,6 @@
 import type { CrsInfo } from '../crs/index.js';
 import { type ColumnTransform, type GridNodes, gridTransform } from './ecef-grid-transform.js';
+import { globeEcefTransform } from './geoid-ecef.js';
 import { ecefToLocal, type LocalFrame } from './local-frame.js';
 import { extremesXY } from './point-loops.js';
 
@@ -25,7 +26,8 @@ let crsModule: typeof import('../crs/index.js') | undefined;
 /** The exact source → ECEF → local ENU transform (proj4, 1–2 µs a point); needs {@link loadExactTransforms} first. */
 export function exactToLocal(crs: CrsInfo, frame: LocalFrame): ColumnTransform {
   if (!crsModule) throw new Error('the CRS module is not loaded (call loadExactTransforms first)');
-  const toEcef = crsModule.createTransformer(crs, 'EPSG:4978');
+  // The same geoid correction as the main thread's transform (tile-point-cloud.ts).
+  const toEcef = globeEcefTransform(crs, crsModule.createTransformer);
   return {
     forward(x, y, z, n) {
       toEcef.forward(x, y, z, n);

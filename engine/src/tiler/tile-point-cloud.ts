@@ -1,8 +1,10 @@
+import { rm } from 'node:fs/promises';
 import type { StepContext } from '../core/chunk.js';
-import { CrsRequired } from '../core/errors.js';
+import { CrsRequired, InvalidInput } from '../core/errors.js';
 import { type CrsInfo, createTransformer } from '../crs/index.js';
 import { type ByteSource, openFileSource, openPointCloud } from '../readers/index.js';
 import { readLazChunkTable } from '../readers/laz-chunk-table.js';
+import { globeEcefTransform } from './geoid-ecef.js';
 import { type LazTilerSource, type TileResult, type TilerInput, tileInput } from './tiler.js';
 import { resolveTilerOptions, type TilerOptionsInput } from './tiler-options.js';
 
@@ -43,11 +45,61 @@ export async function tilePointCloud(
   const resolved = resolveTilerOptions(options);
   const opened = await openTilerInput(inputPath, resolved.epsg);
   try {
-    const result = await tileInput(opened.input, outDir, resolved, ctx);
+    let result: TileResult;
+    try {
+      result = await tileInput(opened.input, outDir, resolved, ctx);
+    } catch (error) {
+      // Header bounds smaller than the points (LAStools' zurich.laz): read the true bounds, tile again.
+      if (!(error instanceof InvalidInput) || error.field !== 'header.bounds' || !/outside/.test(error.message)) {
+        throw error;
+      }
+      const bounds = await pointBounds(opened.input, ctx.signal);
+      ctx.log?.('header bounds smaller than the points: tiling with the bounds of the points', {
+        header: opened.input.bounds,
+        points: bounds,
+      });
+      await rm(outDir, { recursive: true, force: true });
+      result = await tileInput(
+        { ...opened.input, bounds: unionBounds(opened.input.bounds, bounds) },
+        outDir,
+        resolved,
+        ctx,
+      );
+    }
     return { ...result, epsg: opened.crs.epsg, crsName: opened.crs.name };
   } finally {
     await opened.close();
   }
+}
+
+/** Bounds of the points themselves (one pass over the reader's chunks). */
+async function pointBounds(input: TilerInput, signal?: AbortSignal): Promise<TilerInput['bounds']> {
+  const b = { minX: Infinity, minY: Infinity, minZ: Infinity, maxX: -Infinity, maxY: -Infinity, maxZ: -Infinity };
+  for await (const chunk of input.chunks(signal)) {
+    for (let i = 0; i < chunk.count; i++) {
+      const x = chunk.x[i]!;
+      const y = chunk.y[i]!;
+      const z = chunk.z[i]!;
+      if (x < b.minX) b.minX = x;
+      if (x > b.maxX) b.maxX = x;
+      if (y < b.minY) b.minY = y;
+      if (y > b.maxY) b.maxY = y;
+      if (z < b.minZ) b.minZ = z;
+      if (z > b.maxZ) b.maxZ = z;
+    }
+  }
+  return b;
+}
+
+function unionBounds(a: TilerInput['bounds'], b: TilerInput['bounds']): TilerInput['bounds'] {
+  return {
+    minX: Math.min(a.minX, b.minX),
+    minY: Math.min(a.minY, b.minY),
+    minZ: Math.min(a.minZ, b.minZ),
+    maxX: Math.max(a.maxX, b.maxX),
+    maxY: Math.max(a.maxY, b.maxY),
+    maxZ: Math.max(a.maxZ, b.maxZ),
+  };
 }
 
 /** A point cloud file opened as a tiler input (see {@link openTilerInput}). */
@@ -83,7 +135,8 @@ export async function openTilerInput(inputPath: string, epsg?: number): Promise<
         laz = { crs, layout: header, chunks, read: (offset, length) => from.read(offset, length) };
       }
     }
-    const exact = createTransformer(crs, 'EPSG:4978');
+    // Orthometric heights (NAP, NAVD88…) go to the globe as ellipsoidal: + the geoid undulation.
+    const exact = globeEcefTransform(crs, createTransformer);
     const input: TilerInput = {
       pointCount: header.pointCount,
       bounds: {

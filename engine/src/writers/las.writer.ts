@@ -48,12 +48,13 @@ export const LAS_WRITER = { id: 'writers.las', name: 'LAS 1.4', extensions: ['la
 const BASE_SIZE = { 6: 30, 7: 36, 8: 38 } as const;
 const EXTRA_SIZES = [0, 1, 1, 2, 2, 4, 4, 8, 8, 4, 8];
 
-function text(bytes: Uint8Array, at: number, length: number, value: string): void {
+export function text(bytes: Uint8Array, at: number, length: number, value: string): void {
   const encoded = new TextEncoder().encode(value).subarray(0, length);
   bytes.set(encoded, at);
 }
 
-function vlr(userId: string, recordId: number, description: string, content: Uint8Array): Uint8Array {
+/** A LAS variable-length record (54-byte header + content). */
+export function vlr(userId: string, recordId: number, description: string, content: Uint8Array): Uint8Array {
   if (content.byteLength > 65535)
     throw new InvalidInput(`vlr[${userId}/${recordId}]`, `content of ${content.byteLength} bytes exceeds 65535`);
   const out = new Uint8Array(54 + content.byteLength);
@@ -268,33 +269,20 @@ export async function writeLas(
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) await writeChunk(next.value);
     }
 
-    const now = new Date();
-    const header = new Uint8Array(375);
-    const dv = new DataView(header.buffer);
-    text(header, 0, 4, 'LASF');
-    dv.setUint16(4, options.fileSourceId ?? 0, true);
-    dv.setUint16(6, (wkt ? 16 : 0) | (options.adjustedGpsTime ? 1 : 0), true);
-    header[24] = 1;
-    header[25] = 4;
-    text(header, 26, 32, options.systemId ?? 'Nuage');
-    text(header, 58, 32, options.generatingSoftware ?? 'Nuage engine');
-    const startOfYear = Date.UTC(now.getUTCFullYear(), 0, 1);
-    dv.setUint16(90, options.creationDay ?? Math.floor((now.getTime() - startOfYear) / 86_400_000) + 1, true);
-    dv.setUint16(92, options.creationYear ?? now.getUTCFullYear(), true);
-    dv.setUint16(94, 375, true);
-    dv.setUint32(96, pointDataOffset, true);
-    dv.setUint32(100, vlrs.length, true);
-    header[104] = format;
-    dv.setUint16(105, recordLength, true);
-    // Legacy counts stay 0 for point formats 6-10 (LAS 1.4 R15).
-    for (let axis = 0; axis < 3; axis++) {
-      dv.setFloat64(131 + 8 * axis, scale[axis]!, true);
-      dv.setFloat64(155 + 8 * axis, offset[axis]!, true);
-      dv.setFloat64(179 + 16 * axis, count > 0 ? max[axis]! : 0, true);
-      dv.setFloat64(187 + 16 * axis, count > 0 ? min[axis]! : 0, true);
-    }
-    dv.setBigUint64(247, BigInt(count), true);
-    for (let r = 1; r <= 15; r++) dv.setBigUint64(255 + 8 * (r - 1), BigInt(byReturn[r]!), true);
+    const header = las14Header({
+      ...options,
+      wkt: Boolean(wkt),
+      pointDataOffset,
+      vlrCount: vlrs.length,
+      formatByte: format,
+      recordLength,
+      count,
+      byReturn,
+      scale,
+      offset,
+      min,
+      max,
+    });
     await handle.write(header, 0, 375, 0);
   } finally {
     await handle.close();
@@ -307,4 +295,65 @@ export async function writeLas(
       count > 0 ? { minX: min[0]!, minY: min[1]!, minZ: min[2]!, maxX: max[0]!, maxY: max[1]!, maxZ: max[2]! } : null,
     pointCount: count,
   };
+}
+
+/** What {@link las14Header} writes into a LAS 1.4 public header block. */
+export interface Las14HeaderFields {
+  fileSourceId?: number;
+  wkt: boolean;
+  adjustedGpsTime?: boolean;
+  systemId?: string;
+  generatingSoftware?: string;
+  creationDay?: number;
+  creationYear?: number;
+  pointDataOffset: number;
+  vlrCount: number;
+  /** Byte 104: the point format, with bit 7 set for LAZ. */
+  formatByte: number;
+  recordLength: number;
+  count: number;
+  /** Points by return number, index 1..15. */
+  byReturn: ArrayLike<number>;
+  scale: readonly number[];
+  offset: readonly number[];
+  min: readonly number[];
+  max: readonly number[];
+}
+
+/**
+ * The 375-byte LAS 1.4 header (R15) of the LAS and LAZ writers. Legacy counts
+ * are written for point formats 0-5 that fit 32 bits, left 0 for formats 6-10.
+ */
+export function las14Header(f: Las14HeaderFields): Uint8Array {
+  const now = new Date();
+  const header = new Uint8Array(375);
+  const dv = new DataView(header.buffer);
+  text(header, 0, 4, 'LASF');
+  dv.setUint16(4, f.fileSourceId ?? 0, true);
+  dv.setUint16(6, (f.wkt ? 16 : 0) | (f.adjustedGpsTime ? 1 : 0), true);
+  header[24] = 1;
+  header[25] = 4;
+  text(header, 26, 32, f.systemId ?? 'Nuage');
+  text(header, 58, 32, f.generatingSoftware ?? 'Nuage engine');
+  const startOfYear = Date.UTC(now.getUTCFullYear(), 0, 1);
+  dv.setUint16(90, f.creationDay ?? Math.floor((now.getTime() - startOfYear) / 86_400_000) + 1, true);
+  dv.setUint16(92, f.creationYear ?? now.getUTCFullYear(), true);
+  dv.setUint16(94, 375, true);
+  dv.setUint32(96, f.pointDataOffset, true);
+  dv.setUint32(100, f.vlrCount, true);
+  header[104] = f.formatByte;
+  dv.setUint16(105, f.recordLength, true);
+  if ((f.formatByte & 0x3f) <= 5 && f.count <= 0xffffffff) {
+    dv.setUint32(107, f.count, true);
+    for (let k = 1; k <= 5; k++) dv.setUint32(111 + 4 * (k - 1), f.byReturn[k]!, true);
+  }
+  for (let axis = 0; axis < 3; axis++) {
+    dv.setFloat64(131 + 8 * axis, f.scale[axis]!, true);
+    dv.setFloat64(155 + 8 * axis, f.offset[axis]!, true);
+    dv.setFloat64(179 + 16 * axis, f.count > 0 ? f.max[axis]! : 0, true);
+    dv.setFloat64(187 + 16 * axis, f.count > 0 ? f.min[axis]! : 0, true);
+  }
+  dv.setBigUint64(247, BigInt(f.count), true);
+  for (let r = 1; r <= 15; r++) dv.setBigUint64(255 + 8 * (r - 1), BigInt(f.byReturn[r]!), true);
+  return header;
 }

@@ -18,7 +18,7 @@ import {
   shapeLayout,
   writeShapefile,
 } from './shapefile.writer.js';
-import { readZip } from './test-zip.js';
+import { readZip } from './zip.reader.js';
 
 const point = (coordinates: number[], properties: Feature['properties'] = {}): Feature => ({
   type: 'Feature',

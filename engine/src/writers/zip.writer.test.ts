@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readZip } from './test-zip.js';
+import { readZip } from './zip.reader.js';
 import { ZipWriter } from './zip.writer.js';
 
 function hasUnzip(): boolean {

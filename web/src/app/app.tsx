@@ -3,16 +3,24 @@ import type { i18n as I18n } from 'i18next';
 import { StrictMode, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
-import { SWRConfig } from 'swr';
+import { SWRConfig, type SWRConfiguration } from 'swr';
 import { isApiError } from '../shared/api/api-error.js';
 import { createAppRouter } from './router.js';
 import { SessionProvider } from './session-context.js';
 import type { SessionStore } from './session-store.js';
 
-/** Client errors are not retried; server and network errors are, a few times. */
-const swrConfig = {
+/**
+ * Client errors are not retried. Server and network errors are, for about a
+ * minute (1, 2, 4, 8 s, then every 10 s): a database that is busy or briefly
+ * away (503 DATABASE_UNAVAILABLE) comes back by itself, and the page follows.
+ */
+const swrConfig: SWRConfiguration = {
   shouldRetryOnError: (err: unknown) => !(isApiError(err) && err.status >= 400 && err.status < 500),
-  errorRetryCount: 3,
+  errorRetryCount: 9,
+  onErrorRetry: (_err, _key, config, revalidate, { retryCount }) => {
+    if (retryCount > (config.errorRetryCount ?? 9)) return;
+    setTimeout(() => void revalidate({ retryCount }), Math.min(10_000, 1000 * 2 ** (retryCount - 1)));
+  },
   revalidateOnFocus: false,
 };
 

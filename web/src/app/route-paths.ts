@@ -30,6 +30,8 @@ export const ROUTES = {
   admin_tiling_view: '/admin/tiling/view/:projectId/:tilingId',
   admin_metadata_list: '/admin/metadata-processing/list',
   admin_metadata_view: '/admin/metadata-processing/view/:projectId/:metadataId',
+  admin_classification_edits_list: '/admin/classification-edits/list',
+  admin_classification_edits_view: '/admin/classification-edits/view/:projectId/:jobId',
   admin_users_list: '/admin/users/list',
   admin_users_view: '/admin/users/view/:id',
   admin_subscriptions: '/admin/subscriptions',

@@ -1,6 +1,8 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router';
 import { AccountSettingsPage } from '../features/account/account-settings.page.js';
 import { AdminLayout } from '../features/admin/admin.layout.js';
+import { AdminClassificationEditsListPage } from '../features/admin/classification-edits/classification-edits-list.page.js';
+import { AdminClassificationEditViewPage } from '../features/admin/classification-edits/classification-edits-view.page.js';
 import { AdminMetadataListPage } from '../features/admin/metadata/metadata-list.page.js';
 import { AdminMetadataViewPage } from '../features/admin/metadata/metadata-view.page.js';
 import { AdminProcessDataListPage } from '../features/admin/process-data/process-data-list.page.js';
@@ -111,6 +113,16 @@ export const routes: RouteObject[] = [
                 path: 'metadata-processing/view/:projectId/:metadataId',
                 element: <AdminMetadataViewPage />,
                 ...named('admin_metadata_view'),
+              },
+              {
+                path: 'classification-edits/list',
+                element: <AdminClassificationEditsListPage />,
+                ...named('admin_classification_edits_list'),
+              },
+              {
+                path: 'classification-edits/view/:projectId/:jobId',
+                element: <AdminClassificationEditViewPage />,
+                ...named('admin_classification_edits_view'),
               },
               { path: 'users/list', element: <AdminUsersListPage />, ...named('admin_users_list') },
               { path: 'users/view/:id', element: <AdminUserViewPage />, ...named('admin_users_view') },

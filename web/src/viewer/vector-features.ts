@@ -5,7 +5,7 @@
  * the file's vertical unit; `heightOf` turns it into the height the viewer
  * draws at, so contours lie on the cloud's ground.
  */
-import type { VectorLabelStyle } from './scene.types.js';
+import type { VectorLabelStyle, VectorLayerDescription, VectorStyle } from './scene.types.js';
 
 /** A FeatureCollection (the features only). */
 export interface FeatureCollection {
@@ -298,4 +298,51 @@ export function elevationToHeight(
   if (!elevation || !(elevation.max > elevation.min) || !(heights.max > heights.min)) return () => heights.min;
   const scale = (heights.max - heights.min) / (elevation.max - elevation.min);
   return (e) => (e === null ? heights.min : heights.min + (e - elevation.min) * scale);
+}
+
+/**
+ * The colour of a feature by its style: `colorBy` looks its property's value
+ * up (as text: severity "high", zone "1", reachesConductor "true"), else the
+ * style's colour.
+ *
+ * @example
+ * featureColor({ kind: 'polygons', color: '#999', colorBy: { property: 'severity', colors: { high: '#f00' } } }, { severity: 'high' }) // "#f00"
+ */
+export function featureColor(
+  style: Pick<VectorStyle, 'color' | 'colorBy'>,
+  properties: Record<string, unknown> | null | undefined,
+): string {
+  const by = style.colorBy;
+  if (!by) return style.color;
+  const value = properties?.[by.property];
+  if (value === undefined || value === null) return style.color;
+  return by.colors[String(value)] ?? style.color;
+}
+
+/**
+ * A product's GeoJSON file through its supplier: `url` answers `{ url }`
+ * (file-supplier-url), the signed address of the file, which is then read.
+ * The file keeps the heights of every vertex (the OGC items are 2D).
+ */
+export async function fetchSuppliedFeatures(url: string, fetcher: typeof fetch = fetch): Promise<FeatureCollection> {
+  const res = await fetcher(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  const supply = (await res.json()) as { url?: unknown };
+  if (typeof supply.url !== 'string' || supply.url === '') throw new Error(`${url}: no file address in the answer`);
+  const fileUrl = new URL(supply.url, new URL(url, globalThis.location?.href ?? 'http://localhost/')).href;
+  const file = await fetcher(fileUrl, { credentials: 'same-origin', headers: { Accept: 'application/geo+json' } });
+  if (!file.ok) throw new Error(`${fileUrl}: HTTP ${file.status}`);
+  const body = (await file.json()) as { features?: Feature[] };
+  if (!Array.isArray(body.features)) throw new Error(`${fileUrl}: not a GeoJSON FeatureCollection`);
+  return { features: body.features };
+}
+
+/** The features of a vector layer: its GeoJSON file when it names one (3D), else its OGC items. */
+export function fetchLayerFeatures(
+  layer: Pick<VectorLayerDescription, 'url' | 'fileUrl'>,
+  fetcher: typeof fetch = fetch,
+): Promise<FeatureCollection> {
+  const base = globalThis.document?.baseURI ?? globalThis.location?.href ?? 'http://localhost/';
+  if (layer.fileUrl) return fetchSuppliedFeatures(new URL(layer.fileUrl, base).href, fetcher);
+  return fetchAllFeatures(new URL(layer.url, base).href, undefined, fetcher);
 }

@@ -72,22 +72,38 @@ export interface AccessTokenOwner {
 }
 
 /**
- * Looks a token up by its hash and records its use (at most once a minute, so
- * a GIS tool fetching tiles does not write a row per request).
+ * The common table expressions that look a token up by its hash and record
+ * its use (at most once a minute, so a GIS tool fetching tiles does not write
+ * a row per request; a request that finds the row being recorded by another
+ * does not wait for it): `token_owner` holds the {@link AccessTokenOwner} row, if
+ * any. A null hash finds nothing. Used alone ({@link findAccessTokenOwner}) or
+ * inside a query that reads what the token is for in the same round trip.
  */
-export async function findAccessTokenOwner(db: Db, tokenHash: string): Promise<AccessTokenOwner | undefined> {
-  const r = await sql<AccessTokenOwner>`
-    WITH t AS (
+export function accessTokenOwnerCtes(tokenHash: string | null) {
+  return sql`
+    token_found AS (
       SELECT t.id, t.user_id, t.revoked_at IS NOT NULL AS revoked,
              (t.expires_at IS NOT NULL AND t.expires_at <= now()) AS expired, t.last_used_at
-      FROM access_tokens t WHERE t.token_hash = ${tokenHash}
-    ), touched AS (
+      FROM access_tokens t WHERE t.token_hash = ${tokenHash}::text
+    ), token_touched AS (
+      -- SKIP LOCKED: requests using the token at the same moment do not queue behind the one that records it.
       UPDATE access_tokens a SET last_used_at = now()
-      FROM t WHERE a.id = t.id AND NOT t.revoked AND NOT t.expired
-        AND (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute')
+      WHERE a.id = (
+        SELECT l.id FROM access_tokens l JOIN token_found t ON l.id = t.id
+        WHERE NOT t.revoked AND NOT t.expired
+          AND (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute')
+        FOR UPDATE OF l SKIP LOCKED)
       RETURNING a.id
-    )
-    SELECT t.id AS token_id, u.id AS user_id, u.email, u.roles, t.revoked, t.expired, u.enabled, u.activation_pending
-    FROM t JOIN users u ON u.id = t.user_id`.execute(db);
+    ), token_owner AS (
+      SELECT t.id AS token_id, u.id AS user_id, u.email, u.roles, t.revoked, t.expired, u.enabled, u.activation_pending
+      FROM token_found t JOIN users u ON u.id = t.user_id
+    )`;
+}
+
+/** Looks a token up by its hash and records its use (see {@link accessTokenOwnerCtes}). */
+export async function findAccessTokenOwner(db: Db, tokenHash: string): Promise<AccessTokenOwner | undefined> {
+  const r = await sql<AccessTokenOwner>`
+    WITH ${accessTokenOwnerCtes(tokenHash)}
+    SELECT * FROM token_owner`.execute(db);
   return r.rows[0];
 }

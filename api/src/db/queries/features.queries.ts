@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Cql2Expr, Cql2Literal } from '../../services/ogc-cql2.js';
 import type { Database } from '../types.js';
+import { type AccessTokenOwner, accessTokenOwnerCtes } from './access-tokens.queries.js';
 
 type Db = Kysely<Database>;
 
@@ -30,8 +31,8 @@ export async function replaceFeatures(db: Db, assetId: string, features: Iterabl
       .values(
         batch.map((f) => ({
           asset_id: assetId,
-          // 2D: heights travel in the properties (elevation), as OGC API Features clients expect.
-          geom: sql`ST_SetSRID(ST_Force2D(ST_GeomFromGeoJSON(${JSON.stringify(f.geometry)})), 4326)`,
+          // With Z when the product has it (power lines, towers, tree tops, grid points): items carry their heights.
+          geom: sql`ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(f.geometry)}), 4326)`,
           properties: JSON.stringify(f.properties ?? {}),
         })),
       )
@@ -79,6 +80,9 @@ const collectionColumns = sql`
   p.creation_year, p.creation_day, p.created_at AS project_created_at, a.updated_at,
   (SELECT substring(af.key FROM '/r([0-9]+)/') FROM asset_files af WHERE af.asset_id = a.id ORDER BY af.id LIMIT 1) AS run`;
 
+/** The asset `a` has features. */
+const hasFeatures = sql`EXISTS (SELECT 1 FROM features f WHERE f.asset_id = a.id)`;
+
 /**
  * READY vector assets that have features (the OGC API collections), only
  * those of `projectIds` (null: every project, for admins), by project then id.
@@ -112,15 +116,92 @@ export async function findCollection(db: Db, assetId: string): Promise<Collectio
   const r = await sql<CollectionRow>`
     SELECT ${collectionColumns}
     FROM assets a JOIN projects p ON p.id = a.project_id
-    WHERE a.id = ${assetId} AND a.status = 'READY'
-      AND EXISTS (SELECT 1 FROM features f WHERE f.asset_id = a.id)`.execute(db);
+    WHERE a.id = ${assetId} AND a.status = 'READY' AND ${hasFeatures}`.execute(db);
   return r.rows[0];
+}
+
+/** What {@link findCollectionAccess} reads in one round trip. */
+export interface CollectionAccess {
+  /** The collection (as {@link findCollection}), undefined when there is none. */
+  collection: CollectionRow | undefined;
+  /** The owner of the personal access token, undefined when it is unknown (or none was given). */
+  token: AccessTokenOwner | undefined;
+  /** True when a project has the share token given (false when none was given). */
+  shareTokenKnown: boolean;
+}
+
+/**
+ * One collection and the credentials a request carries, in one query: the
+ * personal access token whose hash is `tokenHash` (recording its use, as
+ * {@link findAccessTokenOwner}) and whether a project has the share token
+ * `shareToken`. Nothing is cached: a revoked token or share ends at once.
+ */
+export async function findCollectionAccess(
+  db: Db,
+  q: { assetId: string | null; tokenHash: string | null; shareToken: string | null },
+): Promise<CollectionAccess> {
+  const r = await sql<
+    Partial<CollectionRow> & { access_asset_id: string | null; share_known: boolean } & {
+      [K in keyof AccessTokenOwner as `token_${K}`]: AccessTokenOwner[K] | null;
+    }
+  >`
+    WITH ${accessTokenOwnerCtes(q.tokenHash)},
+    collection AS (
+      SELECT ${collectionColumns}
+      FROM assets a JOIN projects p ON p.id = a.project_id
+      WHERE a.id = ${q.assetId}::bigint AND a.status = 'READY' AND ${hasFeatures}
+    )
+    SELECT c.*, c.asset_id AS access_asset_id,
+           o.token_id AS token_token_id, o.user_id AS token_user_id, o.email AS token_email, o.roles AS token_roles,
+           o.revoked AS token_revoked, o.expired AS token_expired, o.enabled AS token_enabled,
+           o.activation_pending AS token_activation_pending,
+           EXISTS (SELECT 1 FROM projects sp WHERE sp.share_token = ${q.shareToken}::text) AS share_known
+    FROM (SELECT 1) one
+    LEFT JOIN collection c ON TRUE
+    LEFT JOIN token_owner o ON TRUE`.execute(db);
+  const row = r.rows[0]!;
+  const {
+    access_asset_id,
+    share_known,
+    token_token_id,
+    token_user_id,
+    token_email,
+    token_roles,
+    token_revoked,
+    token_expired,
+    token_enabled,
+    token_activation_pending,
+    ...collection
+  } = row;
+  return {
+    collection: access_asset_id === null ? undefined : (collection as CollectionRow),
+    token:
+      token_token_id === null
+        ? undefined
+        : {
+            token_id: token_token_id,
+            user_id: token_user_id!,
+            email: token_email!,
+            roles: token_roles!,
+            revoked: token_revoked!,
+            expired: token_expired!,
+            enabled: token_enabled!,
+            activation_pending: token_activation_pending!,
+          },
+    shareTokenKnown: share_known,
+  };
 }
 
 /** Feature count and extent (EPSG:4326: west, south, east, north) of a collection. */
 export interface CollectionStats {
   features: number;
   bbox: [number, number, number, number] | null;
+  /**
+   * The first feature id when the ids are exactly first, first + 1, …,
+   * first + features - 1 (features stored in one go, as processing does):
+   * the feature at offset k of the id order is then first + k. Null otherwise.
+   */
+  denseFrom?: string | null;
 }
 
 /** Counts and extents of several assets' features, in one query. */
@@ -134,16 +215,19 @@ export async function collectionStats(db: Db, assetIds: readonly string[]): Prom
     south: number | null;
     east: number | null;
     north: number | null;
+    dense_from: string | null;
   }>`
-    SELECT asset_id, n AS features, ST_XMin(e) AS west, ST_YMin(e) AS south, ST_XMax(e) AS east, ST_YMax(e) AS north
+    SELECT asset_id, n AS features, ST_XMin(e) AS west, ST_YMin(e) AS south, ST_XMax(e) AS east, ST_YMax(e) AS north,
+           CASE WHEN last_id - first_id + 1 = n THEN first_id END AS dense_from
     FROM (
-      SELECT asset_id, count(*)::int AS n, ST_Extent(geom) AS e
+      SELECT asset_id, count(*)::int AS n, ST_Extent(geom) AS e, min(id) AS first_id, max(id) AS last_id
       FROM features WHERE asset_id IN (${sql.join([...assetIds])}) GROUP BY asset_id
     ) s`.execute(db);
   for (const row of r.rows) {
     out.set(row.asset_id, {
       features: row.features,
       bbox: row.west === null ? null : [row.west, row.south!, row.east!, row.north!],
+      denseFrom: row.dense_from,
     });
   }
   return out;
@@ -286,22 +370,45 @@ export interface FeatureText {
  */
 export async function pageFeatures(
   db: Db,
-  q: { where: FeatureWhere; output: GeometryOutput; limit: number; offset: number; countMatched: boolean },
+  q: {
+    where: FeatureWhere;
+    output: GeometryOutput;
+    limit: number;
+    offset: number;
+    countMatched: boolean;
+    /**
+     * Unfiltered pages of an asset whose ids are dense: the ids the page is read
+     * from (the page's first, and the asset's last), no rows skipped.
+     */
+    ids?: { from: string; to: string };
+  },
 ): Promise<{ matched: number | null; rows: FeatureText[] }> {
   const where = whereSql(q.where);
-  const [rows, count] = await Promise.all([
-    // The page's ids first (an index scan that skips `offset` rows without writing them), then their GeoJSON.
-    sql<FeatureText>`
-      SELECT f.id, ${geometrySql(q.output)} AS geometry, f.properties::text AS properties
-      FROM features f
-      JOIN (SELECT f.id FROM features f WHERE ${where} ORDER BY f.id LIMIT ${q.limit} OFFSET ${q.offset}) page
-        ON page.id = f.id
-      ORDER BY f.id`.execute(db),
-    q.countMatched
-      ? sql<{ n: number }>`SELECT count(*)::int AS n FROM features f WHERE ${where}`.execute(db)
-      : Promise.resolve(null),
-  ]);
-  return { matched: count ? (count.rows[0]?.n ?? 0) : null, rows: rows.rows };
+  // The page's ids first (an index scan that skips `offset` rows without writing them), then their GeoJSON.
+  const page = (ids: RawBuilder<unknown>) => sql`
+    SELECT f.id, ${geometrySql(q.output)} AS geometry, f.properties::text AS properties
+    FROM features f JOIN (${ids}) page ON page.id = f.id`;
+  if (!q.countMatched) {
+    const ids =
+      q.ids === undefined
+        ? sql`SELECT f.id FROM features f WHERE ${where} ORDER BY f.id LIMIT ${q.limit} OFFSET ${q.offset}`
+        : sql`SELECT f.id FROM features f WHERE ${where} AND f.id BETWEEN ${q.ids.from}::bigint AND ${q.ids.to}::bigint
+              ORDER BY f.id LIMIT ${q.limit}`;
+    const r = await sql<FeatureText>`${page(ids)} ORDER BY f.id`.execute(db);
+    return { matched: null, rows: r.rows };
+  }
+  // Counted (bbox or filter): the matching ids are found once, for the count and the page, in one round trip.
+  const r = await sql<{ matched: number; id: string | null; geometry: string; properties: string }>`
+    WITH m AS MATERIALIZED (SELECT f.id FROM features f WHERE ${where})
+    SELECT c.n AS matched, p.id, p.geometry, p.properties
+    FROM (SELECT count(*)::int AS n FROM m) c
+    LEFT JOIN LATERAL (${page(sql`SELECT m.id FROM m ORDER BY m.id LIMIT ${q.limit} OFFSET ${q.offset}`)}) p ON TRUE
+    ORDER BY p.id`.execute(db);
+  const rows: FeatureText[] = [];
+  for (const row of r.rows) {
+    if (row.id !== null) rows.push({ id: row.id, geometry: row.geometry, properties: row.properties });
+  }
+  return { matched: r.rows[0]?.matched ?? 0, rows };
 }
 
 /** One feature of an asset, or undefined. */

@@ -72,6 +72,7 @@ export const TASK_OF_KIND: Record<JobKind, string> = {
   METADATA: 'metadata-extraction',
   TILING: 'tiling',
   PROCESSING: 'processing',
+  CLASSIFICATION_EDIT: 'classification-edit',
 };
 
 /**
@@ -92,6 +93,65 @@ export async function enqueueJob(db: Db, job: { id: string; kind: JobKind }, max
     .set({ queued_at: sql`now()`, updated_at: sql`now()` })
     .where('id', '=', job.id)
     .execute();
+}
+
+/**
+ * Where a job stands in the queue, from graphile-worker's own rows (their
+ * order: priority, run_at, id) and our jobs table: what a waiting message can
+ * say truthfully instead of a fixed delay.
+ */
+export interface QueueStateRow {
+  job_id: string;
+  /** Queued jobs of our three tasks that graphile-worker takes before this one; null when not queued. */
+  ahead: number | null;
+  /** Jobs running now (state PROGRESS), everyone's. */
+  running: number;
+  /** Worker processes that beat in the last minute. */
+  workers: number;
+  queued_at: Date | string | null;
+  started_at: Date | string | null;
+  /** When graphile-worker will take it (after now: a retry waiting for its back-off). */
+  run_at: Date | string | null;
+  attempts: number | null;
+  max_attempts: number | null;
+}
+
+/** The queue state of each job in `jobIds` (missing ids are left out). */
+export async function queueStates(db: Db, jobIds: readonly string[]): Promise<QueueStateRow[]> {
+  if (jobIds.length === 0) return [];
+  const tasks = Object.values(TASK_OF_KIND);
+  const ids = jobIds.map((id) => BigInt(id).toString());
+  if (!(await queueInstalled(db))) {
+    // No queue yet (no job was ever queued in this database): nothing waits in it.
+    const plain = await sql<QueueStateRow>`
+      SELECT j.id::text AS job_id, j.queued_at, j.started_at, NULL AS run_at, NULL AS attempts, NULL AS max_attempts,
+        NULL AS ahead,
+        (SELECT count(*) FROM jobs r WHERE r.state = 'PROGRESS')::int AS running,
+        (SELECT count(*) FROM worker_heartbeats h WHERE h.beat_at > now() - interval '1 minute')::int AS workers
+      FROM jobs j WHERE j.id = ANY(${ids}::bigint[])`.execute(db);
+    return plain.rows;
+  }
+  const r = await sql<QueueStateRow>`
+    WITH waiting AS (
+      SELECT g.id, g.key, g.priority, g.run_at, g.attempts, g.max_attempts, g.locked_at
+      FROM graphile_worker.jobs g
+      WHERE g.task_identifier = ANY(${tasks}::text[]) AND g.attempts < g.max_attempts
+    ),
+    mine AS (
+      SELECT j.id AS job_id, j.queued_at, j.started_at, w.id AS gid, w.priority, w.run_at,
+             w.attempts, w.max_attempts, w.locked_at
+      FROM jobs j LEFT JOIN waiting w ON w.key = 'job-' || j.id::text
+      WHERE j.id = ANY(${ids}::bigint[])
+    )
+    SELECT m.job_id::text AS job_id, m.queued_at, m.started_at, m.run_at, m.attempts, m.max_attempts,
+      CASE WHEN m.gid IS NULL OR m.locked_at IS NOT NULL THEN NULL ELSE (
+        SELECT count(*) FROM waiting o
+        WHERE o.locked_at IS NULL AND (o.priority, o.run_at, o.id) < (m.priority, m.run_at, m.gid)
+      )::int END AS ahead,
+      (SELECT count(*) FROM jobs r WHERE r.state = 'PROGRESS')::int AS running,
+      (SELECT count(*) FROM worker_heartbeats h WHERE h.beat_at > now() - interval '1 minute')::int AS workers
+    FROM mine m`.execute(db);
+  return r.rows;
 }
 
 /** True once graphile-worker's schema is installed in this database. */
@@ -162,6 +222,7 @@ export const JOB_SORT_COLUMNS = [
   'lasName',
   'user',
   'area',
+  'project',
 ] as const;
 export type JobSortColumn = (typeof JOB_SORT_COLUMNS)[number];
 
@@ -211,10 +272,25 @@ export async function listJobs(
     order: 'ASC' | 'DESC';
     state?: JobState | undefined;
     projectId?: string | undefined;
+    search?: string | undefined;
   },
 ): Promise<{ count: number; rows: JobListRow[] }> {
   let base = jobsWithContext(db).where('jobs.kind', '=', q.kind);
-  let counted = db.selectFrom('jobs').where('jobs.kind', '=', q.kind);
+  let counted = db
+    .selectFrom('jobs')
+    .innerJoin('projects', 'projects.id', 'jobs.project_id')
+    .leftJoin('users', 'users.id', 'jobs.user_id')
+    .leftJoin('assets', 'assets.id', 'jobs.asset_id')
+    .where('jobs.kind', '=', q.kind);
+  const text = q.search?.trim();
+  if (text) {
+    // Project, LAS and original file names, the user's email, or the job id as typed.
+    const pattern = `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const filter = sql<boolean>`(projects.name ILIKE ${pattern} OR projects.las_name ILIKE ${pattern}
+      OR assets.original_filename ILIKE ${pattern} OR users.email ILIKE ${pattern} OR jobs.id::text = ${text})`;
+    base = base.where(filter);
+    counted = counted.where(filter);
+  }
   if (q.state) {
     base = base.where('jobs.state', '=', q.state);
     counted = counted.where('jobs.state', '=', q.state);
@@ -232,6 +308,7 @@ export async function listJobs(
     lasName: sql`lower(projects.las_name)`,
     user: sql`users.email`,
     area: sql`projects.area_hectares`,
+    project: sql`lower(projects.name)`,
   }[q.sortBy];
   const direction = q.order === 'ASC' ? sql`ASC NULLS FIRST` : sql`DESC NULLS LAST`;
   const [rows, total] = await Promise.all([
@@ -248,6 +325,23 @@ export async function listJobs(
 
 export function listProjectJobs(db: Db, projectId: string): Promise<JobRow[]> {
   return db.selectFrom('jobs').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
+}
+
+/** The latest job of each kind of each project in `projectIds` (a page of the projects table). */
+export async function latestJobsOfProjects(db: Db, projectIds: readonly string[]): Promise<JobRow[]> {
+  if (projectIds.length === 0) return [];
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('jobs as j')
+        .select((e) => e.fn.max('j.id').as('id'))
+        .where('j.project_id', 'in', [...projectIds])
+        .groupBy(['j.project_id', 'j.kind']),
+    )
+    .orderBy('id')
+    .execute();
 }
 
 /**

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { encodeChunk } from '../../writers/laz-chunk-encoder.js';
 import { memorySource } from '../byte-source.js';
 import { readLasHeader } from '../las-header.js';
 import { readLazChunkTable } from '../laz-chunk-table.js';
@@ -16,7 +17,6 @@ import {
   supports,
   supportsPointFormat,
 } from './chunk-decoder.js';
-import { encodeChunk } from './testing/chunk-encoder.js';
 import { reshapeLayeredChunk } from './testing/layered-chunks.js';
 import { prng, syntheticRecords } from './testing/synthetic-records.js';
 

@@ -37,6 +37,12 @@ export function AdminLayout() {
       icon: 'th-list',
       label: t('admin:metadata.listTitle'),
     },
+    {
+      to: ROUTES.admin_classification_edits_list,
+      prefix: '/admin/classification-edits',
+      icon: 'edit',
+      label: t('admin:classificationEdits.listTitle'),
+    },
     { to: ROUTES.admin_users_list, prefix: '/admin/users', icon: 'people', label: t('admin:users.listTitle') },
     {
       to: ROUTES.admin_subscriptions,

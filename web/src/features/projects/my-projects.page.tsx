@@ -1,75 +1,167 @@
-import {
-  Alert,
-  AnchorButton,
-  Button,
-  ButtonGroup,
-  HTMLSelect,
-  HTMLTable,
-  Intent,
-  NonIdealState,
-  Tooltip,
-} from '@blueprintjs/core';
+import { Alert, AnchorButton, Button, ButtonGroup, Intent, NonIdealState, Tooltip } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import useSWR from 'swr';
-import { PageSpinner } from '../../app/root-layout.js';
+import { useSWRConfig } from 'swr';
 import { ROUTES, routePath } from '../../app/route-paths.js';
 import { formatDateTime } from '../../shared/format/format-date.js';
 import { errorMessage } from '../../shared/i18n/error-message.js';
-import { ErrorCallout } from '../../shared/ui/error-callout.js';
+import { type DataColumn, DataTable, tableKeyMatcher } from '../../shared/ui/data-table/data-table.js';
 import { PageFrame } from '../../shared/ui/page-frame.js';
 import { showToast } from '../../shared/ui/toaster.js';
-import { useQueryValues } from '../../shared/ui/use-query-values.js';
+import { ProjectMetadata } from './project-metadata.js';
 import { ProjectProgress, StatusBadge } from './project-status.js';
 import { deleteProject, listProjects } from './projects.api.js';
 import { isInProgress, type Project } from './projects.types.js';
 import './projects.css';
 
-/** Page sizes of the list (spec §9). */
-const PAGE_SIZES = [10, 50, 100] as const;
+/** Names the projects table in the query values (spec §2 tableUrlId). */
+export const MY_PROJECTS_TABLE_ID = 'projects';
 /** Refresh period while a project is still being uploaded, tiled or processed (ms). */
 const PROGRESS_REFRESH_MS = 2000;
 
 /**
- * My projects (route user, where `/` leads): the user's projects with their
- * status and live progress (the list refreshes every 2 s while any project is
- * in progress), open, and delete with confirmation.
+ * My projects (route user, where `/` leads): the user's projects in the
+ * reusable table of spec §2 — sort by any column, search, 10/50/100/all rows,
+ * line/columns/table views, a row expanding into the project's metadata —
+ * with live progress and the queue's real state (the table refreshes every
+ * 2 s while a project on the page is in progress), open, and delete with
+ * confirmation.
  */
 export function MyProjectsPage() {
   const { t, i18n } = useTranslation();
+  const lang = i18n.language;
   const navigate = useNavigate();
-  const [query, setQuery] = useQueryValues();
-  const rowsPerPage = PAGE_SIZES.includes(Number(query.rowsPerPage) as 10) ? Number(query.rowsPerPage) : 10;
-  const page = Math.max(1, Number(query.page) || 1);
-  const [toDelete, setToDelete] = useState<Project | null>(null);
+  const { mutate } = useSWRConfig();
+  /** The projects the confirmation is about (one from its row, or the selected ones); empty: closed. */
+  const [toDelete, setToDelete] = useState<Project[]>([]);
+  const [afterDelete, setAfterDelete] = useState<(() => void) | null>(null);
   const [deleting, setDeleting] = useState(false);
-  const { data, error, mutate, isLoading } = useSWR(
-    ['projects', page, rowsPerPage],
-    () => listProjects({ limit: rowsPerPage, offset: (page - 1) * rowsPerPage, sortBy: 'id', order: 'DESC' }),
-    { refreshInterval: (d) => (d?.results.some(isInProgress) ? PROGRESS_REFRESH_MS : 0), keepPreviousData: true },
-  );
+  const f = (k: string) => t(`projects:fields.${k}`);
+  const refresh = () => mutate(tableKeyMatcher(MY_PROJECTS_TABLE_ID));
 
   async function confirmDelete() {
-    if (!toDelete) return;
+    if (toDelete.length === 0) return;
     setDeleting(true);
+    const done: Project[] = [];
     try {
-      await deleteProject(toDelete.id);
+      for (const p of toDelete) {
+        await deleteProject(p.id);
+        done.push(p);
+      }
       void showToast({
         intent: Intent.SUCCESS,
         icon: 'trash',
-        message: t('projects:list.deleted', { name: toDelete.name }),
+        message:
+          done.length === 1
+            ? t('projects:list.deleted', { name: done[0]!.name })
+            : t('projects:table.deletedMany', { count: done.length }),
       });
-      setToDelete(null);
-      await mutate();
+      setToDelete([]);
+      afterDelete?.();
     } catch (err) {
       void showToast({ intent: Intent.DANGER, message: errorMessage(t, err) });
     } finally {
       setDeleting(false);
+      if (done.length > 0) await refresh();
     }
   }
 
-  const pages = data ? Math.max(1, Math.ceil(data.count / rowsPerPage)) : 1;
+  const open = (p: Project) => navigate(routePath('user_project_view', { id: p.id }));
+  const columns: DataColumn<Project>[] = [
+    {
+      id: 'name',
+      header: f('name'),
+      sortable: true,
+      truncate: true,
+      maxWidth: 360,
+      width: 240,
+      text: (p) => p.name,
+      render: (p) => (
+        <a
+          href={`#${routePath('user_project_view', { id: p.id })}`}
+          className="nu-projects-table__name"
+          data-testid="project-name"
+        >
+          {p.name}
+        </a>
+      ),
+    },
+    {
+      id: 'lasName',
+      header: f('lasName'),
+      sortable: true,
+      truncate: true,
+      maxWidth: 220,
+      width: 180,
+      text: (p) => p.lasName ?? '',
+      render: (p) => <span className="nu-muted">{p.lasName ?? '—'}</span>,
+    },
+    {
+      id: 'lidarPointCount',
+      header: f('points'),
+      sortable: true,
+      numeric: true,
+      width: 110,
+      text: (p) => p.lidarPointCount?.toLocaleString(lang) ?? '',
+      render: (p) => p.lidarPointCount?.toLocaleString(lang) ?? '—',
+    },
+    {
+      id: 'area',
+      header: f('area'),
+      sortable: true,
+      numeric: true,
+      width: 100,
+      text: (p) => (p.area === null ? '' : `${p.area.toLocaleString(lang, { maximumFractionDigits: 2 })} ha`),
+      render: (p) => (p.area === null ? '—' : `${p.area.toLocaleString(lang, { maximumFractionDigits: 2 })} ha`),
+    },
+    {
+      id: 'status',
+      header: f('status'),
+      sortable: true,
+      width: 140,
+      text: (p) => t(`projects:status.${p.status}`, { defaultValue: p.status }),
+      render: (p) => (
+        <div className="nu-projects-table__status">
+          <StatusBadge status={p.status} />
+          <ProjectProgress project={p} compact />
+        </div>
+      ),
+    },
+    {
+      id: 'creationDate',
+      header: f('created'),
+      sortable: true,
+      width: 140,
+      text: (p) => formatDateTime(p.creationDate),
+      render: (p) => <span className="nu-nowrap">{formatDateTime(p.creationDate)}</span>,
+    },
+    {
+      id: 'actions',
+      header: t('projects:list.actions'),
+      width: 90,
+      text: () => '',
+      render: (p) => (
+        <ButtonGroup variant="minimal" className="nu-projects-table__actions">
+          <Tooltip content={t('projects:list.open')}>
+            <Button icon="eye-open" onClick={() => open(p)} aria-label={t('projects:table.open', { name: p.name })} />
+          </Tooltip>
+          <Tooltip content={t('projects:list.delete')}>
+            <Button
+              icon="trash"
+              intent={Intent.DANGER}
+              onClick={() => {
+                setAfterDelete(null);
+                setToDelete([p]);
+              }}
+              aria-label={t('projects:table.delete', { name: p.name })}
+            />
+          </Tooltip>
+        </ButtonGroup>
+      ),
+    },
+  ];
+
   const newButton = (
     <AnchorButton
       intent={Intent.PRIMARY}
@@ -82,111 +174,56 @@ export function MyProjectsPage() {
 
   return (
     <PageFrame title={t('projects:list.title')} breadcrumbs={[{ text: t('projects:list.title') }]} actions={newButton}>
-      <ErrorCallout error={error} />
-      {isLoading && !data ? (
-        <PageSpinner />
-      ) : data && data.count === 0 ? (
-        <NonIdealState
-          icon="cloud-upload"
-          title={t('projects:list.emptyTitle')}
-          description={t('projects:list.emptyText')}
-          action={newButton}
-        />
-      ) : data ? (
-        <>
-          <HTMLTable interactive striped className="nu-projects-table" aria-label={t('projects:list.title')}>
-            <thead>
-              <tr>
-                <th>{t('projects:fields.name')}</th>
-                <th>{t('projects:fields.lasName')}</th>
-                <th className="nu-num">{t('projects:fields.points')}</th>
-                <th className="nu-num">{t('projects:fields.area')}</th>
-                <th>{t('projects:fields.status')}</th>
-                <th>{t('projects:fields.created')}</th>
-                <th>
-                  <span className="nu-visually-hidden">{t('projects:list.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.results.map((p) => {
-                const open = () => navigate(routePath('user_project_view', { id: p.id }));
-                return (
-                  <tr key={p.id} data-testid="project-row" data-project-id={p.id} onDoubleClick={open}>
-                    <td>
-                      <a href={`#${routePath('user_project_view', { id: p.id })}`} className="nu-projects-table__name">
-                        {p.name}
-                      </a>
-                    </td>
-                    <td className="nu-muted">{p.lasName ?? '—'}</td>
-                    <td className="nu-num">{p.lidarPointCount?.toLocaleString(i18n.language) ?? '—'}</td>
-                    <td className="nu-num">
-                      {p.area !== null
-                        ? `${p.area.toLocaleString(i18n.language, { maximumFractionDigits: 2 })} ha`
-                        : '—'}
-                    </td>
-                    <td className="nu-projects-table__status">
-                      <StatusBadge status={p.status} />
-                      <ProjectProgress project={p} compact />
-                    </td>
-                    <td className="nu-nowrap">{formatDateTime(p.creationDate)}</td>
-                    <td className="nu-projects-table__actions">
-                      <ButtonGroup variant="minimal">
-                        <Tooltip content={t('projects:list.open')}>
-                          <Button icon="eye-open" onClick={open} aria-label={`${t('projects:list.open')} ${p.name}`} />
-                        </Tooltip>
-                        <Tooltip content={t('projects:list.delete')}>
-                          <Button
-                            icon="trash"
-                            intent={Intent.DANGER}
-                            onClick={() => setToDelete(p)}
-                            aria-label={`${t('projects:list.delete')} ${p.name}`}
-                          />
-                        </Tooltip>
-                      </ButtonGroup>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </HTMLTable>
-          <div className="nu-pager">
-            <span className="nu-muted">{t('projects:list.count', { count: data.count })}</span>
-            <HTMLSelect
-              value={rowsPerPage}
-              aria-label={t('projects:list.rowsPerPage')}
-              onChange={(e) => setQuery({ rowsPerPage: e.currentTarget.value, page: 1 })}
-              options={PAGE_SIZES.map((n) => ({ value: n, label: t('projects:list.perPage', { count: n }) }))}
-            />
-            <ButtonGroup>
-              <Button
-                icon="chevron-left"
-                disabled={page <= 1}
-                onClick={() => setQuery({ page: page - 1 })}
-                aria-label={t('projects:list.previous')}
-              />
-              <Button disabled text={`${page} / ${pages}`} />
-              <Button
-                icon="chevron-right"
-                disabled={page >= pages}
-                onClick={() => setQuery({ page: page + 1 })}
-                aria-label={t('projects:list.next')}
-              />
-            </ButtonGroup>
-          </div>
-        </>
-      ) : null}
+      <DataTable<Project>
+        tableUrlId={MY_PROJECTS_TABLE_ID}
+        label={t('projects:list.title')}
+        columns={columns}
+        fetchPage={listProjects}
+        rowKey={(p) => p.id}
+        defaultRowsPerPage="10"
+        defaultSortBy="id"
+        defaultDescending
+        searchPlaceholder={t('projects:table.search')}
+        renderExpanded={(p) => <ProjectMetadata project={p} />}
+        refreshInterval={(page) => (page?.results.some(isInProgress) ? PROGRESS_REFRESH_MS : 0)}
+        rowAttributes={(p) => ({ 'data-testid': 'project-row', 'data-project-id': p.id })}
+        onRowDoubleClick={open}
+        selectionActions={(selected, clear) => (
+          <Button
+            icon="trash"
+            intent={Intent.DANGER}
+            variant="outlined"
+            text={t('projects:table.deleteSelected', { count: selected.length })}
+            onClick={() => {
+              setAfterDelete(() => clear);
+              setToDelete(selected);
+            }}
+          />
+        )}
+        empty={
+          <NonIdealState
+            icon="cloud-upload"
+            title={t('projects:list.emptyTitle')}
+            description={t('projects:list.emptyText')}
+            action={newButton}
+          />
+        }
+      />
       <Alert
-        isOpen={toDelete !== null}
+        isOpen={toDelete.length > 0}
         intent={Intent.DANGER}
         icon="trash"
         loading={deleting}
         cancelButtonText={t('projects:list.cancel')}
         confirmButtonText={t('projects:list.delete')}
-        onCancel={() => setToDelete(null)}
+        onCancel={() => setToDelete([])}
         onConfirm={() => void confirmDelete()}
       >
-        <p>{t('projects:list.confirmDelete', { name: toDelete?.name ?? '' })}</p>
+        <p className="nu-projects-confirm">
+          {toDelete.length === 1
+            ? t('projects:list.confirmDelete', { name: toDelete[0]!.name })
+            : t('projects:table.confirmDeleteMany', { count: toDelete.length })}
+        </p>
       </Alert>
     </PageFrame>
   );

@@ -1,6 +1,7 @@
 import { Intent, ProgressBar, Tag } from '@blueprintjs/core';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { currentJob, isInProgress, type Project, type ProjectStatus } from './projects.types.js';
+import { currentJob, isInProgress, type JobSummary, type Project, type ProjectStatus } from './projects.types.js';
 import { SubscribePrompt } from './subscribe-prompt.js';
 
 const STATUS_INTENTS: Record<ProjectStatus, Intent> = {
@@ -23,18 +24,59 @@ export function StatusBadge({ status }: { status: ProjectStatus }) {
   );
 }
 
+/** Hours and minutes of an ISO time in the page's language. */
+function clock(iso: string, lang: string): string {
+  return new Date(iso).toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * What a waiting job waits for, from the queue's real state (the API's
+ * `queue`): the point cloud it needs, no worker alive, a retry's back-off, or
+ * its place in the queue and the jobs running — never a fixed delay.
+ */
+export function queueMessage(t: TFunction, lang: string, job: JobSummary, now = Date.now()): string {
+  const q = job.queue;
+  if (!q) return t('projects:jobStates.PENDING');
+  if (q.waitingForPointCloud) return t('projects:queue.waitingForPointCloud');
+  const parts: string[] = [];
+  if (q.position === null) parts.push(t('projects:jobStates.PENDING'));
+  else if (q.position === 1) parts.push(t('projects:queue.next'));
+  else parts.push(t('projects:queue.ahead', { count: q.position - 1 }));
+  if (q.runAt && Date.parse(q.runAt) > now + 1000) {
+    parts.push(
+      t('projects:queue.retryAt', {
+        time: clock(q.runAt, lang),
+        attempt: (q.attempts ?? 0) + 1,
+        max: q.maxAttempts ?? 1,
+      }),
+    );
+  }
+  if (q.workers === 0) parts.push(t('projects:queue.noWorker'));
+  else if (q.running > 0) parts.push(t('projects:queue.running', { count: q.running }));
+  return parts.join(' · ');
+}
+
 /** The step and percentage of the job a project is waiting on, as words. */
-export function useJobLabel(project: Project): { label: string; value: number | undefined } | null {
-  const { t } = useTranslation();
+export function useJobLabel(
+  project: Project,
+): { label: string; value: number | undefined; state: JobSummary['state'] } | null {
+  const { t, i18n } = useTranslation();
   const job = currentJob(project);
   if (!job || !isInProgress(project)) return null;
+  const kind = t(`projects:jobs.${job.name}`);
+  if (job.state === 'PENDING') {
+    return { label: `${kind}: ${queueMessage(t, i18n.language, job)}`, value: undefined, state: job.state };
+  }
   const step = job.step
     ? t(`projects:steps.${job.step}`, { defaultValue: job.step })
     : t(`projects:jobStates.${job.state}`, { defaultValue: job.state });
-  const kind = t(`projects:jobs.${job.name}`);
   const value = job.state === 'PROGRESS' ? Math.max(0, Math.min(100, job.percentage)) / 100 : undefined;
   const pct = value !== undefined ? ` · ${Math.round(job.percentage)} %` : '';
-  return { label: `${kind}: ${step}${pct}`, value };
+  const since =
+    job.state === 'PROGRESS' && job.queue?.startedAt
+      ? ` · ${t('projects:queue.since', { time: clock(job.queue.startedAt, i18n.language) })}`
+      : '';
+  return { label: `${kind}: ${step}${pct}${since}`, value, state: job.state };
 }
 
 /**
@@ -65,7 +107,11 @@ export function ProjectProgress({ project, compact }: { project: Project; compac
     );
   }
   return (
-    <div className={compact ? 'nu-progress nu-progress--compact' : 'nu-progress'} data-testid="project-progress">
+    <div
+      className={compact ? 'nu-progress nu-progress--compact' : 'nu-progress'}
+      data-testid="project-progress"
+      data-job-state={job.state}
+    >
       <ProgressBar intent={Intent.PRIMARY} value={job.value} animate stripes={job.value === undefined} />
       <span className="nu-progress__label">{job.label}</span>
     </div>

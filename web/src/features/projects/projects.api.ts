@@ -52,6 +52,17 @@ export function requestUploadUrl(
 }
 
 /**
+ * POST /assets/upload-signed-url with type ORTHOPHOTO: a signed URL for the
+ * GeoTIFF the processing colours the cloud from (an asset of the project's
+ * raster layer; `layerId` is any layer of the project).
+ */
+export function requestOrthophotoUploadUrl(layerId: string, file: File): Promise<SignedUpload> {
+  return api.post<SignedUpload>('/assets/upload-signed-url', {
+    body: { layerId, type: 'ORTHOPHOTO', filename: encodeURIComponent(file.name), fileSize: file.size },
+  });
+}
+
+/**
  * POST /assets/start-tiling (spec §7): starts metadata extraction then tiling
  * of the uploaded file; with `processingOptions` the processing follows once
  * the tileset is ready.

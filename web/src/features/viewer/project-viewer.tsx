@@ -8,18 +8,23 @@ import {
   SegmentedControl,
   Slider,
   Spinner,
+  Switch,
   Tooltip,
 } from '@blueprintjs/core';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import useSWR from 'swr';
+import useSWR, { useSWRConfig } from 'swr';
 import { apiBaseUrl } from '../../shared/api/api-config.js';
 import { showToast } from '../../shared/ui/toaster.js';
+import type { EditScene, ScreenPixel, ScreenRegion } from '../../viewer/edit/edit.types.js';
+import type { MeasureScene, PickedPosition } from '../../viewer/measure/measure.types.js';
 import { OTHER_CLASSES, POINT_CLASSES } from '../../viewer/point-styles.js';
 import {
+  type ImageryProblem,
   type PickedFeature,
   POINT_MODES,
   type PointMode,
+  type SceneCamera,
   type SceneDescription,
   type SceneMode,
   type ViewerEvent,
@@ -31,10 +36,22 @@ import { VIEWER_CONSTANTS } from '../../viewer/viewer-constants.js';
 import { ProcessingDialog } from '../projects/processing-dialog.js';
 import { ProjectProgress, StatusBadge } from '../projects/project-status.js';
 import { type Asset, isInProgress, type Project } from '../projects/projects.types.js';
+import { ClassEditPanel } from './class-edit-panel.js';
+import { ClipDialog, mergeScenes } from './clip-dialog.js';
+import {
+  type DisplaySettings,
+  EDL_RADIUS,
+  EDL_STRENGTH,
+  loadDisplaySettings,
+  saveDisplaySettings,
+} from './display-settings.js';
 import { DownloadDialog } from './download-dialog.js';
 import { FeatureInspector } from './feature-inspector.js';
 import { LayerTree } from './layer-tree.js';
+import { MeasureToolbar } from './measure-toolbar.js';
 import { PointLegend } from './point-legend.js';
+import { PowerLineLegend } from './power-line-legend.js';
+import { ProjectInfoButton } from './project-info.js';
 import { ShareDialog } from './share-dialog.js';
 import { fetchViewerParameters } from './viewer.api.js';
 import { defaultTicked, sceneLayers } from './viewer-scene.js';
@@ -75,7 +92,24 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
   const { data: params } = useSWR('viewer-parameters', fetchViewerParameters, { shouldRetryOnError: false });
   const [pointMode, setPointMode] = useState<PointMode>('RGB');
   const [pointSize, setPointSize] = useState<number | null>(null);
-  const [imagery, setImagery] = useState<WorldImagery>('none');
+  // World imagery and eye-dome lighting: kept in this browser between visits.
+  const [display, setDisplay] = useState<DisplaySettings>(() => loadDisplaySettings());
+  const updateDisplay = useCallback((patch: Partial<DisplaySettings>) => {
+    setDisplay((d) => {
+      const next = { ...d, ...patch };
+      saveDisplaySettings(next);
+      return next;
+    });
+  }, []);
+  const imagery = display.imagery;
+  const setImagery = (v: WorldImagery) => updateDisplay({ imagery: v });
+  /** Imagery choices that cannot be shown here (no key, no network), with their reason: a callout under the choice. */
+  const [imageryProblems, setImageryProblems] = useState<ReadonlyMap<WorldImagery, ImageryProblem>>(new Map());
+  /** Problems already toasted: each choice says so once per visit, whichever mode. */
+  const imageryToasted = useRef(new Set<string>());
+  /** Where the camera looked last, and where the viewer of the other mode opens after a switch. */
+  const [lastCamera, setLastCamera] = useState<SceneCamera | undefined>(undefined);
+  const [openCamera, setOpenCamera] = useState<SceneCamera | undefined>(undefined);
   const [sceneMode, setSceneMode] = useState<SceneMode>('3d');
   const [ticked, setTicked] = useState<Set<string>>(() => defaultTicked(project));
   const [hiddenClasses, setHiddenClasses] = useState<number[]>([]);
@@ -89,6 +123,21 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
   /** Layers the viewer could not load (asset id → message), shown on their rows. */
   const [warnings, setWarnings] = useState<ReadonlyMap<string, string>>(new Map());
   const viewerApi = useRef<SceneViewerApi>(null);
+  const [measureScene, setMeasureScene] = useState<MeasureScene | undefined>(undefined);
+  const measurePick = useRef<((position: PickedPosition | null) => void) | null>(null);
+  // Clip and download: its area is drawn with the measure overlay; its picks win while it draws.
+  const [clipOpen, setClipOpen] = useState(false);
+  const [clipScene, setClipScene] = useState<MeasureScene | undefined>(undefined);
+  const clipPick = useRef<((position: PickedPosition | null) => void) | null>(null);
+  // Classification editing (owner or admin; never on a share link): its picks win while it draws, and
+  // neither the measure tools nor the clip panel are active with it.
+  const [editOpen, setEditOpen] = useState(false);
+  const [editScene, setEditScene] = useState<EditScene | undefined>(undefined);
+  const [editMapScene, setEditMapScene] = useState<MeasureScene | undefined>(undefined);
+  const editPick = useRef<((position: PickedPosition | null) => void) | null>(null);
+  const editRegion = useRef<((region: ScreenRegion, outline: ScreenPixel[]) => void) | null>(null);
+  const { mutate: mutateCache } = useSWRConfig();
+  const reloadProject = useCallback(() => void mutateCache(['project', project.id]), [mutateCache, project.id]);
   const closeInspector = useCallback(() => setPicked(null), []);
 
   const size = pointSize ?? params?.pointSize ?? VIEWER_CONSTANTS.defaultPointSize;
@@ -107,8 +156,36 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
       elevation,
       hiddenClasses,
       locale: i18n.language,
+      measure: mergeScenes(mergeScenes(measureScene, clipScene), editMapScene),
+      edit: editScene,
+      shading: display.shading,
+      camera: openCamera,
+      imageryOptions: params
+        ? {
+            cesiumIonToken: params.cesiumIonToken,
+            bingMapsKey: params.bingMapsKey,
+            globeOpacity: params.globeOpacity,
+          }
+        : undefined,
     }),
-    [project, ticked, shareToken, pointMode, size, imagery, elevation, hiddenClasses, i18n.language],
+    [
+      project,
+      ticked,
+      shareToken,
+      pointMode,
+      size,
+      imagery,
+      elevation,
+      hiddenClasses,
+      i18n.language,
+      measureScene,
+      clipScene,
+      editMapScene,
+      editScene,
+      display.shading,
+      params,
+      openCamera,
+    ],
   );
 
   const onEvent = useCallback(
@@ -127,9 +204,32 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
           setFacts((m) => new Map(m).set(e.layerId, { hasColor: e.hasColor, classCodes: codes }));
           break;
         }
+        case 'measurePick':
+          (editPick.current ?? clipPick.current ?? measurePick.current)?.(e.position);
+          break;
+        case 'editRegion':
+          editRegion.current?.(e.region, e.outline);
+          break;
         case 'pick':
           setPicked(e.feature);
           break;
+        case 'camera':
+          setLastCamera(e.camera);
+          break;
+        case 'imagery': {
+          const { imagery: choice, problem } = e;
+          setImageryProblems((m) => new Map(m).set(choice, problem));
+          const key = `${choice}:${problem}`;
+          if (!imageryToasted.current.has(key)) {
+            imageryToasted.current.add(key);
+            void showToast({
+              intent: Intent.WARNING,
+              icon: 'globe',
+              message: t(`viewer:imagery.problems.${problem}`, { name: t(`viewer:imagery.${choice}`) }),
+            });
+          }
+          break;
+        }
         case 'error':
           if (e.code === 'VECTOR_LOAD_FAILED' && e.layerId) {
             // The layer's row says so; the rest of the scene goes on (spec §8).
@@ -171,11 +271,33 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
     });
   }
 
+  /**
+   * Opens or closes the edit tool; opening it shows the cloud it edits (the
+   * classified one, alone among the clouds) in class colours.
+   */
+  function toggleEdit() {
+    setClipOpen(false);
+    if (editOpen) {
+      setEditOpen(false);
+      return;
+    }
+    const assets = project.layers?.flatMap((l) => l.assets) ?? [];
+    const classified = assets.find((a) => a.type === 'CLASSIFIED_POINT_CLOUD' && a.status === 'READY');
+    if (classified) {
+      const clouds = new Set(assets.filter((a) => a.display === 'pointCloud').map((a) => a.id));
+      setTicked((current) => new Set([...[...current].filter((id) => !clouds.has(id)), classified.id]));
+      setPointMode('CLASS');
+    }
+    setEditOpen(true);
+  }
+
   function switchMode(mode: SceneMode) {
     if (mode === sceneMode) return;
     setFatal(null);
     setPicked(null);
     setLoad((l) => ({ ...l, pendingTiles: 0, tilesLoaded: false }));
+    // The other mode opens on the place this one looked at.
+    setOpenCamera(lastCamera);
     setSceneMode(mode);
   }
 
@@ -192,6 +314,9 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
   };
 
   const pointCount = project.lidarPointCount;
+  const hasClassified = Boolean(
+    project.layers?.some((l) => l.assets.some((a) => a.type === 'CLASSIFIED_POINT_CLOUD' && a.status === 'READY')),
+  );
   const stageState = fatal ? 'error' : load.tilesLoaded && load.pendingTiles === 0 ? 'tiles-loaded' : 'loading';
 
   return (
@@ -237,6 +362,7 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
         <section className="nu-viewer__section">
           <h2 className="nu-viewer__section-title">{t('viewer:layers.title')}</h2>
           <LayerTree project={project} ticked={ticked} onToggle={toggle} warnings={warnings} />
+          <PowerLineLegend project={project} ticked={ticked} />
         </section>
 
         <section className="nu-viewer__section">
@@ -279,6 +405,53 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
               options={WORLD_IMAGERIES.map((w) => ({ value: w, label: t(`viewer:imagery.${w}`) }))}
             />
           </FormGroup>
+          {imageryProblems.has(imagery) && (
+            <Callout
+              compact
+              intent={Intent.WARNING}
+              icon="globe"
+              className="nu-viewer__imagery-problem"
+              data-imagery-problem={imageryProblems.get(imagery)}
+            >
+              {t(`viewer:imagery.problems.${imageryProblems.get(imagery)}`, { name: t(`viewer:imagery.${imagery}`) })}
+            </Callout>
+          )}
+          <Switch
+            checked={display.shading.eyeDomeLighting}
+            onChange={(e) =>
+              updateDisplay({ shading: { ...display.shading, eyeDomeLighting: e.currentTarget.checked } })
+            }
+            label={t('viewer:display.edl.label')}
+            data-testid="edl-toggle"
+          />
+          {display.shading.eyeDomeLighting && (
+            <div className="nu-viewer__edl">
+              <FormGroup label={t('viewer:display.edl.strength')} className="nu-viewer__slider">
+                <Slider
+                  min={EDL_STRENGTH.min}
+                  max={EDL_STRENGTH.max}
+                  stepSize={EDL_STRENGTH.step}
+                  labelStepSize={1}
+                  labelPrecision={1}
+                  value={display.shading.strength}
+                  onChange={(v) => updateDisplay({ shading: { ...display.shading, strength: v } })}
+                  handleHtmlProps={{ 'aria-label': t('viewer:display.edl.strength') }}
+                />
+              </FormGroup>
+              <FormGroup label={t('viewer:display.edl.radius')} className="nu-viewer__slider">
+                <Slider
+                  min={EDL_RADIUS.min}
+                  max={EDL_RADIUS.max}
+                  stepSize={EDL_RADIUS.step}
+                  labelStepSize={1}
+                  labelPrecision={1}
+                  value={display.shading.radius}
+                  onChange={(v) => updateDisplay({ shading: { ...display.shading, radius: v } })}
+                  handleHtmlProps={{ 'aria-label': t('viewer:display.edl.radius') }}
+                />
+              </FormGroup>
+            </div>
+          )}
         </section>
       </aside>
 
@@ -286,6 +459,11 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
         className="nu-viewer__stage"
         data-viewer-state={stageState}
         data-scene-mode={sceneMode}
+        data-camera={
+          lastCamera
+            ? `${lastCamera.lon.toFixed(6)},${lastCamera.lat.toFixed(6)},${lastCamera.distance.toFixed(1)}`
+            : undefined
+        }
         aria-label={t('viewer:scene')}
       >
         {fatal ? (
@@ -316,7 +494,30 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
             <Tooltip content={t('viewer:actions.home')}>
               <Button icon="home" onClick={() => viewerApi.current?.flyHome()} aria-label={t('viewer:actions.home')} />
             </Tooltip>
+            <ProjectInfoButton project={project} />
             <Button icon="download" onClick={() => setDownloadOpen(true)} text={t('viewer:actions.download')} />
+            <Button
+              icon="cut"
+              active={clipOpen}
+              onClick={() => {
+                setEditOpen(false);
+                setClipOpen((o) => !o);
+              }}
+              text={t('viewer:clip.open')}
+            />
+            {!shareToken && (
+              <Tooltip content={hasClassified ? t('viewer:classEdit.openHelp') : t('viewer:classEdit.needsClassified')}>
+                <Button
+                  icon="edit"
+                  active={editOpen}
+                  disabled={!hasClassified}
+                  aria-pressed={editOpen}
+                  data-edit-open={editOpen ? 'true' : 'false'}
+                  onClick={toggleEdit}
+                  text={t('viewer:classEdit.open')}
+                />
+              </Tooltip>
+            )}
             {!shareToken && onShareTokenChange && (
               <Button
                 icon="share"
@@ -327,6 +528,38 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
             )}
           </ButtonGroup>
         </div>
+        {!fatal && (
+          <MeasureToolbar
+            project={project}
+            shareToken={shareToken}
+            cloudUrl={profileCloudUrl(project, scene)}
+            onSceneChange={setMeasureScene}
+            pickRef={measurePick}
+            suspended={editOpen}
+          />
+        )}
+        <ClipDialog
+          project={project}
+          shareToken={shareToken}
+          isOpen={clipOpen && !fatal}
+          onClose={() => setClipOpen(false)}
+          onSceneChange={setClipScene}
+          pickRef={clipPick}
+        />
+        {!shareToken && hasClassified && (
+          <ClassEditPanel
+            project={project}
+            sceneMode={sceneMode}
+            isOpen={editOpen && !fatal}
+            onClose={() => setEditOpen(false)}
+            presentClasses={shown.length > 0 ? presentClasses : undefined}
+            onEditSceneChange={setEditScene}
+            onMapSceneChange={setEditMapScene}
+            pickRef={editPick}
+            regionRef={editRegion}
+            onApplied={reloadProject}
+          />
+        )}
         {picked && !fatal && (
           <FeatureInspector
             feature={picked}
@@ -373,4 +606,12 @@ export function ProjectViewer({ project, shareToken, onShareTokenChange, onProce
       />
     </div>
   );
+}
+
+/** The cloud a profile reads: the classified cloud when shown (its classes colour the chart), else the first cloud shown. */
+function profileCloudUrl(project: Project, scene: SceneDescription): string | undefined {
+  const clouds = scene.layers.filter((l) => l.kind === 'pointCloud' && l.visible);
+  const typeOf = (id: string) => project.layers?.flatMap((l) => l.assets).find((a) => a.id === id)?.type;
+  const cloud = clouds.find((l) => typeOf(l.id) === 'CLASSIFIED_POINT_CLOUD') ?? clouds[0];
+  return cloud?.kind === 'pointCloud' ? cloud.tilesetUrl : undefined;
 }

@@ -9,9 +9,12 @@ import {
   isDrawable,
   isListed,
   isTickable,
+  POWER_LINE_COLOR,
+  RISK_COLORS,
   sceneLayers,
   VECTOR_STYLES,
   vectorColor,
+  vectorFileUrl,
   vectorItemsUrl,
   vectorStyle,
   viewerProblem,
@@ -225,6 +228,54 @@ describe('failureOf (failed products in the layer tree)', () => {
   });
 });
 
+describe('power-line layers', () => {
+  it('draws conductors in their own colour from the 3D file, towers as poles of their height', () => {
+    const row = VECTOR_STYLES.POWER_LINE!;
+    expect(row).toMatchObject({ kind: 'lines', color: POWER_LINE_COLOR, pole: { height: 'height' }, fromFile: true });
+    const others = Object.entries(VECTOR_STYLES).filter(([type]) => type !== 'POWER_LINE');
+    for (const [type, other] of others) expect(other!.color, type).not.toBe(POWER_LINE_COLOR);
+  });
+
+  it('colours vegetation risk by severity (red, orange, yellow) as volumes up to their highest return', () => {
+    const risk = VECTOR_STYLES.VEGETATION_RISK!;
+    expect(risk.colorBy).toEqual({ property: 'severity', colors: RISK_COLORS });
+    expect(RISK_COLORS).toEqual({ high: '#e5383b', medium: '#f48c06', low: '#ffd60a' });
+    expect(risk).toMatchObject({ kind: 'blocks', extrusion: { height: ['maxHeight'] } });
+    expect(VECTOR_STYLES.POWER_LINE_BUFFERS).toMatchObject({ kind: 'polygons', colorBy: { property: 'zone' } });
+    expect(VECTOR_STYLES.POWER_LINE_BUFFERS!.fillOpacity).toBeLessThan(0.3);
+    expect(VECTOR_STYLES.TREE_FALL_RISK).toMatchObject({
+      kind: 'points',
+      colorBy: { property: 'reachesConductor' },
+      fromFile: true,
+    });
+  });
+
+  it('reads conductors and trees at risk from their GeoJSON file (3D), through the share token when shared', () => {
+    const lines = asset('POWER_LINE', { display: 'vector', files: [{ extension: 'geojson', size: 9 } as never] });
+    const buffers = asset('POWER_LINE_BUFFERS', {
+      display: 'vector',
+      files: [{ extension: 'geojson', size: 9 } as never],
+    });
+    const p = project([layer('VECTOR', [lines, buffers])]);
+    const [l, b] = sceneLayers(p, new Set([lines.id, buffers.id]), '/api', 'tok');
+    expect(l).toMatchObject({
+      kind: 'vector',
+      fileUrl: `/api/assets/custom-tiler/file-supplier-url-from-shared-token?id=${lines.id}&extension=geojson&token=tok`,
+    });
+    expect(l?.kind === 'vector' && l.style).toMatchObject({ kind: 'lines', pole: { height: 'height' } });
+    expect(l?.kind === 'vector' && 'fromFile' in l.style).toBe(false);
+    // Buffers are plan-view polygons: the OGC items.
+    expect(b?.kind === 'vector' && b.fileUrl).toBeUndefined();
+    expect(vectorFileUrl('https://x/api/', '7')).toBe(
+      'https://x/api/assets/custom-tiler/file-supplier-url?id=7&extension=geojson',
+    );
+    // Without a GeoJSON file listed, the OGC items (2D) still draw the layer.
+    const bare = asset('POWER_LINE', { display: 'vector' });
+    const [only] = sceneLayers(project([layer('VECTOR', [bare])]), new Set([bare.id]));
+    expect(only?.kind === 'vector' && only.fileUrl).toBeUndefined();
+  });
+});
+
 describe('vector styles (the legend of vector layers)', () => {
   it('draws tree tops as points labelled with their height in metres to 2 decimals, at their z', () => {
     expect(VECTOR_STYLES.TREE_TOPS).toMatchObject({
@@ -251,7 +302,7 @@ describe('vector styles (the legend of vector layers)', () => {
   });
 
   it('draws everything else as lines, each type in its legend colour', () => {
-    for (const type of ['POWER_LINE', 'GRID', 'CONTOUR_LINE', 'CONTOUR_LINE_MAJOR', 'CONTOUR_LINE_MINOR']) {
+    for (const type of ['GRID', 'CONTOUR_LINE', 'CONTOUR_LINE_MAJOR', 'CONTOUR_LINE_MINOR']) {
       expect(VECTOR_STYLES[type]?.kind, type).toBe('lines');
     }
     expect(vectorColor('CONTOUR_LINE_MAJOR')).toBe('#8f5a2a');

@@ -79,6 +79,18 @@ export function vectorItemsUrl(apiBase: string, assetId: string, shareToken?: st
   return `${base}/collections/${encodeURIComponent(assetId)}/items?${q}`;
 }
 
+/**
+ * URL of the address of a vector asset's GeoJSON file (file-supplier-url,
+ * answering `{ url }`); a share token opens a shared project's.
+ */
+export function vectorFileUrl(apiBase: string, assetId: string, shareToken?: string): string {
+  const base = apiBase.replace(/\/+$/, '');
+  const q = new URLSearchParams({ id: assetId, extension: 'geojson' });
+  if (shareToken) q.set('token', shareToken);
+  const route = shareToken ? 'file-supplier-url-from-shared-token' : 'file-supplier-url';
+  return `${base}/assets/custom-tiler/${route}?${q}`;
+}
+
 /** The project's LAS layer (POINT_CLOUD type), if any. */
 export function lasLayerOf(project: Project): Layer | undefined {
   return project.layers?.find((l) => l.type === 'POINT_CLOUD');
@@ -131,10 +143,46 @@ export function defaultTicked(project: Project): Set<string> {
  */
 type VectorStyleRow = Omit<VectorStyle, 'elevation'> & {
   elevation?: { property: string; join?: { assetType: AssetType; key: string } };
+  /** Read from the product's GeoJSON file (3D: every vertex keeps its height) instead of the 2D OGC items. */
+  fromFile?: boolean;
 };
 
+/** Severities of vegetation-risk clusters (engine: zone 1 high, 2 medium, 3 low) and their colours. */
+export const RISK_COLORS: Readonly<Record<string, string>> = { high: '#e5383b', medium: '#f48c06', low: '#ffd60a' };
+
+/** Buffer zones around the conductors, nearest first: translucent violets, darker where they overlap. */
+export const BUFFER_ZONE_COLORS: Readonly<Record<string, string>> = { '1': '#b388ff', '2': '#8c9eff', '3': '#80d8ff' };
+
+/** Trees at fall risk: red when the fall reaches a conductor, orange when it is within the fall distance only. */
+export const TREE_FALL_COLORS: Readonly<Record<string, string>> = { true: '#e5383b', false: '#f48c06' };
+
+/** Power-line conductors and towers: a colour no other layer uses. */
+export const POWER_LINE_COLOR = '#00e5ff';
+
 export const VECTOR_STYLES: Readonly<Partial<Record<AssetType, VectorStyleRow>>> = {
-  POWER_LINE: { kind: 'lines', color: '#ffe14d' },
+  // Conductors at their own heights (the file's 3D catenaries, never draped); towers as poles of their height.
+  POWER_LINE: { kind: 'lines', color: POWER_LINE_COLOR, lineWidth: 3, pole: { height: 'height' }, fromFile: true },
+  POWER_LINE_BUFFERS: {
+    kind: 'polygons',
+    color: '#b388ff',
+    fillOpacity: 0.12,
+    colorBy: { property: 'zone', colors: BUFFER_ZONE_COLORS },
+  },
+  // Clusters as translucent volumes up to their highest return (metres above the ground), by severity.
+  VEGETATION_RISK: {
+    kind: 'blocks',
+    color: RISK_COLORS.medium!,
+    fillOpacity: 0.45,
+    colorBy: { property: 'severity', colors: RISK_COLORS },
+    extrusion: { base: 'none', height: ['maxHeight'] },
+  },
+  // Trees at their tops (the file's Z), by whether their fall reaches a conductor.
+  TREE_FALL_RISK: {
+    kind: 'points',
+    color: RISK_COLORS.medium!,
+    colorBy: { property: 'reachesConductor', colors: TREE_FALL_COLORS },
+    fromFile: true,
+  },
   GRID: { kind: 'lines', color: '#9aa5b1' },
   CONTOUR_LINE: { kind: 'lines', color: '#c98b4a' },
   CONTOUR_LINE_MAJOR: { kind: 'lines', color: '#8f5a2a' },
@@ -179,7 +227,7 @@ export function vectorColor(type: AssetType): string {
 export function vectorStyle(project: Project, type: AssetType, apiBase = '/api', shareToken?: string): VectorStyle {
   const row = VECTOR_STYLES[type];
   if (!row) return { kind: 'lines', color: DEFAULT_VECTOR_COLOR };
-  const { elevation, ...rest } = row;
+  const { elevation, fromFile: _fromFile, ...rest } = row;
   if (!elevation) return { ...rest };
   const join = elevation.join;
   if (!join) return { ...rest, elevation: { property: elevation.property } };
@@ -214,12 +262,28 @@ export function sceneLayers(
       switch (asset.display) {
         case 'pointCloud':
           if (asset.accessUrl && asset.storage === 'CUSTOM_TILING') {
-            out.push({ kind: 'pointCloud', id: asset.id, name: asset.name, tilesetUrl: asset.accessUrl, visible });
+            out.push({
+              kind: 'pointCloud',
+              id: asset.id,
+              name: asset.name,
+              tilesetUrl: asset.accessUrl,
+              visible,
+              // A classification edit rewrites the tiles and touches the asset: the viewer loads it again.
+              version: asset.updatedAt,
+            });
           }
           break;
         case 'raster':
           if (asset.accessUrl && visible) {
-            out.push({ kind: 'raster', id: asset.id, name: asset.name, url: asset.accessUrl, visible, opacity: 0.85 });
+            out.push({
+              kind: 'raster',
+              id: asset.id,
+              name: asset.name,
+              url: asset.accessUrl,
+              visible,
+              opacity: 0.85,
+              version: asset.updatedAt,
+            });
           }
           break;
         case 'vector':
@@ -229,8 +293,12 @@ export function sceneLayers(
               id: asset.id,
               name: asset.name,
               url: vectorItemsUrl(apiBase, asset.id, shareToken),
+              ...(VECTOR_STYLES[asset.type]?.fromFile && asset.files.some((f) => /^\.?geojson$/i.test(f.extension))
+                ? { fileUrl: vectorFileUrl(apiBase, asset.id, shareToken) }
+                : {}),
               visible,
               style: vectorStyle(project, asset.type, apiBase, shareToken),
+              version: asset.updatedAt,
             });
           }
           break;

@@ -2,11 +2,34 @@ import { api } from '../../shared/api/api.js';
 import { ApiError, errorFromResponse, NETWORK_ERROR } from '../../shared/api/api-error.js';
 import type { Project } from '../projects/projects.types.js';
 
-/** GET /globalParameters/cesiumParameters: the viewer's point size (admin setting, spec §9 default 2). */
-export async function fetchViewerParameters(): Promise<{ pointSize: number }> {
-  const body = await api.get<{ pointSize?: unknown }>('/globalParameters/cesiumParameters');
+/** What the viewer takes from the admin settings. */
+export interface ViewerParameters {
+  /** Pixels (spec §9 default 2). */
+  pointSize: number;
+  /** 0..1 (the setting is a percentage). */
+  globeOpacity: number;
+  /** Empty strings become undefined: that imagery is not offered. */
+  cesiumIonToken: string | undefined;
+  bingMapsKey: string | undefined;
+}
+
+/** GET /globalParameters/cesiumParameters: point size, globe opacity and world imagery keys (admin settings). */
+export async function fetchViewerParameters(): Promise<ViewerParameters> {
+  const body = await api.get<{
+    pointSize?: unknown;
+    globeOpacity?: unknown;
+    cesiumIonToken?: unknown;
+    bingMapsKey?: unknown;
+  }>('/globalParameters/cesiumParameters');
   const size = Number(body?.pointSize);
-  return { pointSize: Number.isFinite(size) && size > 0 ? size : 2 };
+  const opacity = Number(body?.globeOpacity);
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+  return {
+    pointSize: Number.isFinite(size) && size > 0 ? size : 2,
+    globeOpacity: Number.isFinite(opacity) && opacity >= 0 && opacity <= 100 ? opacity / 100 : 1,
+    cesiumIonToken: text(body?.cesiumIonToken),
+    bingMapsKey: text(body?.bingMapsKey),
+  };
 }
 
 /** GET /projects/from-share-token: the project a share link opens (read-only, no account). */

@@ -2432,7 +2432,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a signed upload URL (upload flow, step 1)
-         * @description Creates (or resets, after a failed upload) the POINT_CLOUD asset of the layer and answers a signed, single-use URL on this API that expires in 1 hour. `lasHeaderData` is accepted and ignored: the server reads the header from the stored bytes.
+         * @description Creates (or resets, after a failed upload) the POINT_CLOUD asset of the layer and answers a signed, single-use URL on this API that expires in 1 hour. `lasHeaderData` is accepted and ignored: the server reads the header from the stored bytes. With `type: ORTHOPHOTO` and a .tif file (any layer of the project), the orthophoto a processing colours the cloud from (`processingOptions.orthophotoAssetId`): an ORTHOPHOTO asset in the raster layer; the project status is left as it is.
          */
         post: {
             parameters: {
@@ -2456,7 +2456,7 @@ export interface paths {
                         "application/json": components["schemas"]["UploadUrl"];
                     };
                 };
-                /** @description Invalid request: FORM_INVALID, INVALID_FILE, UNSUPPORTED_ASSET_TYPE, UNKNOWN_EPSG */
+                /** @description Invalid request: FORM_INVALID, INVALID_FILE, FILE_EMPTY, FILE_NAME_TOO_LONG, UNSUPPORTED_ASSET_TYPE, UNKNOWN_EPSG */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2559,7 +2559,7 @@ export interface paths {
                         "application/json": components["schemas"]["UploadResult"];
                     };
                 };
-                /** @description Invalid request: UPLOAD_INCOMPLETE, MISSING_LAS_HEADER, INVALID_FILE */
+                /** @description Invalid request: UPLOAD_INCOMPLETE, MISSING_LAS_HEADER, INVALID_FILE, FILE_EMPTY */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2650,7 +2650,7 @@ export interface paths {
                         "application/json": components["schemas"]["Asset"];
                     };
                 };
-                /** @description Invalid request: FORM_INVALID, FILE_REQUIRED, INVALID_FILE, MISSING_LAS_HEADER, UPLOAD_INCOMPLETE, UNSUPPORTED_ASSET_TYPE, UNKNOWN_EPSG */
+                /** @description Invalid request: FORM_INVALID, FILE_REQUIRED, INVALID_FILE, FILE_EMPTY, FILE_NAME_TOO_LONG, MISSING_LAS_HEADER, UPLOAD_INCOMPLETE, UNSUPPORTED_ASSET_TYPE, UNKNOWN_EPSG */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3488,7 +3488,7 @@ export interface paths {
                     /** @description Rows per page. */
                     limit?: number;
                     offset?: number | null;
-                    sortBy?: "id" | "state" | "createdAt" | "updatedAt" | "percentage" | "lasName" | "user" | "area";
+                    sortBy?: "id" | "state" | "createdAt" | "updatedAt" | "percentage" | "lasName" | "user" | "area" | "project";
                     order?: "ASC" | "DESC";
                     /** @description Case-insensitive text search. */
                     search?: string;
@@ -3562,7 +3562,7 @@ export interface paths {
                     /** @description Rows per page. */
                     limit?: number;
                     offset?: number | null;
-                    sortBy?: "id" | "state" | "createdAt" | "updatedAt" | "percentage" | "lasName" | "user" | "area";
+                    sortBy?: "id" | "state" | "createdAt" | "updatedAt" | "percentage" | "lasName" | "user" | "area" | "project";
                     order?: "ASC" | "DESC";
                     /** @description Case-insensitive text search. */
                     search?: string;
@@ -3636,7 +3636,81 @@ export interface paths {
                     /** @description Rows per page. */
                     limit?: number;
                     offset?: number | null;
-                    sortBy?: "id" | "state" | "createdAt" | "updatedAt" | "percentage" | "lasName" | "user" | "area";
+                    sortBy?: "id" | "state" | "createdAt" | "updatedAt" | "percentage" | "lasName" | "user" | "area" | "project";
+                    order?: "ASC" | "DESC";
+                    /** @description Case-insensitive text search. */
+                    search?: string;
+                    state?: components["schemas"]["JobState"];
+                    /** @description Numeric id (as a string). */
+                    projectId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of jobs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobPage"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/classification-edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Monitor of classification edit jobs (table contract) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows per page. */
+                    limit?: number;
+                    offset?: number | null;
+                    sortBy?: "id" | "state" | "createdAt" | "updatedAt" | "percentage" | "lasName" | "user" | "area" | "project";
                     order?: "ASC" | "DESC";
                     /** @description Case-insensitive text search. */
                     search?: string;
@@ -3898,6 +3972,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/classification-edits/{projectId}/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One classification edit job of a project */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    projectId: string;
+                    /** @description Numeric id (as a string). */
+                    jobId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The job */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Job"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: JOB_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/process-data/{id}/retry": {
         parameters: {
             query?: never;
@@ -3984,8 +4126,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Viewer parameters (point size)
-         * @description Public: shared projects are viewed without an account.
+         * Viewer parameters (point size, globe opacity, world imagery keys)
+         * @description Public: shared projects are viewed without an account. The imagery keys are the browser-side keys the viewer hands to Cesium ion and Bing Maps (restrict them to this site’s domain at the provider).
          */
         get: {
             parameters: {
@@ -4022,7 +4164,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Admin settings: point size and tiling parameters */
+        /** Admin settings: point size, globe opacity, world imagery keys and tiling parameters */
         get: {
             parameters: {
                 query?: never;
@@ -5967,6 +6109,1518 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/measure/crs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project CRS as a proj4 definition with its units, for the viewer’s measurement tools */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The CRS */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MeasureCrs"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: CRS_REQUIRED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/measure/crs-from-shared-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project CRS for the measurement tools, for a share-token holder */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The project’s share token. */
+                    token: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The CRS */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MeasureCrs"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND, SHARE_TOKEN_INVALID */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: CRS_REQUIRED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/measure/dtm-heights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DTM heights at points of the project CRS
+         * @description Heights of the project’s DTM at points given in the project CRS, for the viewer’s height-above-ground tool (point Z minus the DTM at its X, Y). 404 ASSET_NOT_FOUND when the project has no DTM.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DtmHeightsRequest"];
+                };
+            };
+            responses: {
+                /** @description The heights */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DtmHeights"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND, ASSET_NOT_FOUND, FILE_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ASSET_NOT_READY */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/measure/dtm-heights-from-shared-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DTM heights at points of the project CRS, for a share-token holder
+         * @description Heights of the project’s DTM at points given in the project CRS, for the viewer’s height-above-ground tool (point Z minus the DTM at its X, Y). 404 ASSET_NOT_FOUND when the project has no DTM.
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description The project’s share token. */
+                    token: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DtmHeightsRequest"];
+                };
+            };
+            responses: {
+                /** @description The heights */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DtmHeights"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND, ASSET_NOT_FOUND, FILE_NOT_FOUND, SHARE_TOKEN_INVALID */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ASSET_NOT_READY */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/clip/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimated point count and size of a clip
+         * @description The area is a GeoJSON geometry in EPSG:4326, moved into the project CRS. Areas over 100 km² are refused (413 CLIP_AREA_TOO_LARGE). The owner, an admin or a share-token holder may clip the original cloud; the classified cloud needs a premium subscription (spec §6). The estimate comes from the stored header (point density over the area): no point is read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ClipRequest"];
+                };
+            };
+            responses: {
+                /** @description The estimate */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipEstimate"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, FIELD_NOT_EDITABLE, CLIP_FORMAT_UNAVAILABLE */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: PREMIUM_REQUIRED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND, ASSET_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ASSET_NOT_READY, ASSET_NOT_UPLOADED, CRS_REQUIRED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: CLIP_AREA_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/clip/estimate-from-shared-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimated point count and size of a clip, for a share-token holder
+         * @description The area is a GeoJSON geometry in EPSG:4326, moved into the project CRS. Areas over 100 km² are refused (413 CLIP_AREA_TOO_LARGE). The owner, an admin or a share-token holder may clip the original cloud; the classified cloud needs a premium subscription (spec §6).
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description The project’s share token. */
+                    token: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ClipRequest"];
+                };
+            };
+            responses: {
+                /** @description The estimate */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipEstimate"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, FIELD_NOT_EDITABLE, CLIP_FORMAT_UNAVAILABLE */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: PREMIUM_REQUIRED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND, ASSET_NOT_FOUND, SHARE_TOKEN_INVALID */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ASSET_NOT_READY, ASSET_NOT_UPLOADED, CRS_REQUIRED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: CLIP_AREA_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/clip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clip the points inside an area into a LAS or LAZ file (a job)
+         * @description The area is a GeoJSON geometry in EPSG:4326, moved into the project CRS. Areas over 100 km² are refused (413 CLIP_AREA_TOO_LARGE). The owner, an admin or a share-token holder may clip the original cloud; the classified cloud needs a premium subscription (spec §6). Answers 202 with the clip's status; poll GET /projects/{id}/clip/{clipId} until SUCCESS (then `url` is a signed download URL) or FAILURE.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ClipRequest"];
+                };
+            };
+            responses: {
+                /** @description The clip is queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipStatus"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, FIELD_NOT_EDITABLE, CLIP_FORMAT_UNAVAILABLE */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: PREMIUM_REQUIRED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND, ASSET_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ASSET_NOT_READY, ASSET_NOT_UPLOADED, CRS_REQUIRED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: CLIP_AREA_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/clip-from-shared-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clip the points inside an area, for a share-token holder
+         * @description The area is a GeoJSON geometry in EPSG:4326, moved into the project CRS. Areas over 100 km² are refused (413 CLIP_AREA_TOO_LARGE). The owner, an admin or a share-token holder may clip the original cloud; the classified cloud needs a premium subscription (spec §6).
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description The project’s share token. */
+                    token: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ClipRequest"];
+                };
+            };
+            responses: {
+                /** @description The clip is queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipStatus"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, FIELD_NOT_EDITABLE, CLIP_FORMAT_UNAVAILABLE */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: PREMIUM_REQUIRED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND, ASSET_NOT_FOUND, SHARE_TOKEN_INVALID */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: ASSET_NOT_READY, ASSET_NOT_UPLOADED, CRS_REQUIRED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Error: CLIP_AREA_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/clip/{clipId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** State, progress and download URL of a clip */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                    /** @description The clip id (24 hex digits). */
+                    clipId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The clip */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipStatus"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: PREMIUM_REQUIRED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND, CLIP_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/clip/{clipId}/from-shared-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** State, progress and download URL of a clip, for a share-token holder */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The project’s share token. */
+                    token: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                    /** @description The clip id (24 hex digits). */
+                    clipId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The clip */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipStatus"];
+                    };
+                };
+                /** @description Not allowed: PREMIUM_REQUIRED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND, CLIP_NOT_FOUND, SHARE_TOKEN_INVALID */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/classification-edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The classification edits of a project, its apply job and undo/redo state
+         * @description The project’s owner or an admin only (anyone else, a share-link visitor included: 404 PROJECT_NOT_FOUND). The project needs a READY classified point cloud (409 CLASSIFIED_CLOUD_REQUIRED).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The edits */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassificationEdits"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: CLASSIFIED_CLOUD_REQUIRED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a classification edit (and apply it)
+         * @description The project’s owner or an admin only (anyone else, a share-link visitor included: 404 PROJECT_NOT_FOUND). The project needs a READY classified point cloud (409 CLASSIFIED_CLOUD_REQUIRED). The edit is stored ACTIVE; edits undone since the last new edit stay REVERTED (redo is cleared); the apply job is queued.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ClassificationEditRequest"];
+                };
+            };
+            responses: {
+                /** @description The edit is stored; the apply job is queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassificationEditQueued"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, FIELD_NOT_EDITABLE, INVALID_CLASS */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: CLASSIFIED_CLOUD_REQUIRED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/classification-edits/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How many points an edit would change now
+         * @description The project’s owner or an admin only (anyone else, a share-link visitor included: 404 PROJECT_NOT_FOUND). The project needs a READY classified point cloud (409 CLASSIFIED_CLOUD_REQUIRED). The exact count from the current classified cloud (points already of toClass are not counted), by class before.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ClassificationEditRequest"];
+                };
+            };
+            responses: {
+                /** @description The count */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassificationEditChange"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID, FIELD_NOT_EDITABLE, INVALID_CLASS */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: CLASSIFIED_CLOUD_REQUIRED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/classification-edits/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo the last active edit
+         * @description The project’s owner or an admin only (anyone else, a share-link visitor included: 404 PROJECT_NOT_FOUND). The project needs a READY classified point cloud (409 CLASSIFIED_CLOUD_REQUIRED). Answers 202 with the edit and the apply job; the job recomputes the classified cloud from the processing’s with every ACTIVE edit.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The edit changed; the apply job is queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassificationEditQueued"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: CLASSIFIED_CLOUD_REQUIRED, NOTHING_TO_UNDO */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/classification-edits/redo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redo the most recently undone edit
+         * @description The project’s owner or an admin only (anyone else, a share-link visitor included: 404 PROJECT_NOT_FOUND). The project needs a READY classified point cloud (409 CLASSIFIED_CLOUD_REQUIRED). Answers 202 with the edit and the apply job; the job recomputes the classified cloud from the processing’s with every ACTIVE edit.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The edit changed; the apply job is queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassificationEditQueued"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: CLASSIFIED_CLOUD_REQUIRED, NOTHING_TO_REDO */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/classification-edits/{editId}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revert an active edit (history)
+         * @description The project’s owner or an admin only (anyone else, a share-link visitor included: 404 PROJECT_NOT_FOUND). The project needs a READY classified point cloud (409 CLASSIFIED_CLOUD_REQUIRED). Answers 202 with the edit and the apply job; the job recomputes the classified cloud from the processing’s with every ACTIVE edit.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                    /** @description Numeric id (as a string). */
+                    editId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The edit changed; the apply job is queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassificationEditQueued"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND, CLASSIFICATION_EDIT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: CLASSIFIED_CLOUD_REQUIRED, CLASSIFICATION_EDIT_NOT_ACTIVE */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/classification-edits/{editId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a reverted edit (history)
+         * @description The project’s owner or an admin only (anyone else, a share-link visitor included: 404 PROJECT_NOT_FOUND). The project needs a READY classified point cloud (409 CLASSIFIED_CLOUD_REQUIRED). Answers 202 with the edit and the apply job; the job recomputes the classified cloud from the processing’s with every ACTIVE edit.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                    /** @description Numeric id (as a string). */
+                    editId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The edit changed; the apply job is queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassificationEditQueued"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: PROJECT_NOT_FOUND, CLASSIFICATION_EDIT_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: CLASSIFIED_CLOUD_REQUIRED, CLASSIFICATION_EDIT_NOT_REVERTED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/custom-tiler/terrain-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed terrain tiles of a DTM asset (Cesium heightmaps, ellipsoidal heights)
+         * @description Heightmap tiles made from the DTM GeoTIFF, reprojected to WGS84 with the geoid undulation added to orthometric heights; signed and expiring (6 h) like the other tile URLs.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tile URL template and the terrain’s footprint */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TerrainUrl"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid session: UNAUTHORIZED, TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND, NO_TILES, FILE_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: PROJECT_NOT_READY, ASSET_NOT_READY */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/custom-tiler/terrain-url-from-shared-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Signed terrain tiles of a DTM asset, for a share-token holder */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Numeric id (as a string). */
+                    id: string;
+                    token: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tile URL template and the terrain’s footprint */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TerrainUrl"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: ASSET_NOT_FOUND, NO_TILES, FILE_NOT_FOUND, SHARE_TOKEN_INVALID */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflict: PROJECT_NOT_READY, ASSET_NOT_READY */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/custom-tiler/terrain-url-from-tiles-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed terrain tiles of the project a signed tile URL belongs to
+         * @description For a viewer that holds a signed tile URL of the project (its point cloud’s tileset.json): the URL is checked as a tile request is (signature, expiry, share link), and the terrain URL carries the same share grant. 404 NO_TILES when the project has no READY DTM.
+         */
+        get: {
+            parameters: {
+                query: {
+                    tilesUrl: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tile URL template and the terrain’s footprint */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TerrainUrl"];
+                    };
+                };
+                /** @description Invalid request: FORM_INVALID */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed: TILE_URL_INVALID, TILE_URL_EXPIRED */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found: NO_TILES, FILE_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6033,6 +7687,7 @@ export interface components {
          *     - `DATABASE_UNAVAILABLE` (503): The database cannot be reached.
          *     - `UNAUTHORIZED` (401): Authentication is required: log in.
          *     - `FORBIDDEN` (403): Your role does not allow this.
+         *     - `CROSS_SITE_REQUEST` (403): A POST, PUT, PATCH or DELETE carrying the session cookie came from another site (Origin / Sec-Fetch-Site): refused.
          *     - `FORM_INVALID` (400): Form errors: one or more fields are invalid (details.fields lists each field with its own code).
          *     - `INVALID_EMAIL` (400): The email is not valid (it needs a top-level domain of 2 letters or more).
          *     - `DISPOSABLE_EMAIL` (400): Disposable email addresses are not allowed.
@@ -6069,6 +7724,8 @@ export interface components {
          *     - `UNSUPPORTED_ASSET_TYPE` (400): Only POINT_CLOUD assets are uploaded; other types are made by processing.
          *     - `INVALID_FILE` (400): The file is invalid (not a LAS/LAZ file, or its header is inconsistent).
          *     - `MISSING_LAS_HEADER` (400): The file has no LAS header.
+         *     - `FILE_EMPTY` (400): The file is empty (0 bytes): select a LAS or LAZ file.
+         *     - `FILE_NAME_TOO_LONG` (400): The file name must be under 255 characters (details.max, details.length).
          *     - `FILE_REQUIRED` (400): A file must be selected (POST /assets/ion-tiler: the multipart/form-data part `file`).
          *     - `ASSET_ALREADY_UPLOADED` (409): This project already has its point cloud.
          *     - `UPLOAD_URL_INVALID` (403): The upload URL is not valid (altered or for another asset).
@@ -6118,9 +7775,21 @@ export interface components {
          *     - `PAYMENT_PROVIDER_ERROR` (502): The payment provider failed: try again later.
          *     - `CHECKOUT_NOT_FOUND` (404): No such purchase of yours.
          *     - `WEBHOOK_SIGNATURE_INVALID` (400): The webhook signature is missing, wrong or older than 5 minutes.
+         *     - `CLIP_AREA_TOO_LARGE` (413): The clip area is larger than a clip may cover (details.maxAreaSquareMetres): draw a smaller one.
+         *     - `CLIP_FORMAT_UNAVAILABLE` (400): LAZ output is offered for point formats 0-3 without extra bytes only (details.formats): ask for LAS.
+         *     - `CLIP_NOT_FOUND` (404): No such clip in this project.
+         *     - `CLIP_EMPTY` (422): No point of the cloud is inside the area with the classes and returns asked (a failed clip job).
+         *     - `CLASSIFIED_CLOUD_REQUIRED` (409): Classification edits need the classified point cloud of a finished processing: process the project first.
+         *     - `INVALID_CLASS` (400): A class code that is not in the list of point classes (LAS codes 0 to 28 without 8 and 12).
+         *     - `NOTHING_TO_UNDO` (409): No active classification edit to undo.
+         *     - `NOTHING_TO_REDO` (409): No undone classification edit to redo (a new edit clears them).
+         *     - `CLASSIFICATION_EDIT_NOT_FOUND` (404): No such classification edit in this project.
+         *     - `CLASSIFICATION_EDIT_NOT_ACTIVE` (409): This classification edit is already reverted.
+         *     - `CLASSIFICATION_EDIT_NOT_REVERTED` (409): This classification edit is already active.
+         *     - `CLASSIFICATION_EDIT_FAILED` (500): Applying the classification edits failed (a failed classification edit job; the message says why).
          * @enum {string}
          */
-        ErrorCode: "NOT_FOUND" | "INTERNAL" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "FORM_INVALID" | "INVALID_EMAIL" | "DISPOSABLE_EMAIL" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "UNKNOWN_COUNTRY" | "INVALID_LINK_URL" | "INVALID_CREDENTIALS" | "NO_ACCOUNT" | "ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_NOT_ACTIVATED" | "INVALID_RESET_LINK" | "INVALID_ACTIVATION_LINK" | "RESET_MAIL_FAILED" | "ACTIVATION_MAIL_FAILED" | "TOO_MANY_ATTEMPTS" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "FIELD_NOT_EDITABLE" | "LAST_ADMIN" | "PROJECT_NOT_FOUND" | "DUPLICATE_PROJECT_NAME" | "PROJECT_NAME_REQUIRED" | "PROJECT_NAME_TOO_LONG" | "PROJECT_NAME_SLASH" | "MAX_PROJECTS_REACHED" | "FILE_TOO_LARGE" | "FILE_SIZE_LIMIT_ZERO" | "STORAGE_LIMIT_REACHED" | "LAYER_NOT_FOUND" | "ASSET_NOT_FOUND" | "UNSUPPORTED_ASSET_TYPE" | "INVALID_FILE" | "MISSING_LAS_HEADER" | "FILE_REQUIRED" | "ASSET_ALREADY_UPLOADED" | "UPLOAD_URL_INVALID" | "UPLOAD_URL_EXPIRED" | "UPLOAD_URL_USED" | "UPLOAD_INCOMPLETE" | "ASSET_NOT_UPLOADED" | "CRS_REQUIRED" | "UNKNOWN_EPSG" | "PROJECT_NOT_UPLOADED" | "PROJECT_NOT_READY" | "ASSET_NOT_READY" | "NO_TILES" | "FILE_NOT_FOUND" | "EXPORT_FORMAT_UNKNOWN" | "EXPORT_NOT_VECTOR" | "EXPORT_TOO_LARGE" | "EXPORT_NOT_POSSIBLE" | "AREA_NOT_COMPUTED" | "SUBSCRIPTION_SUSPENDED" | "NO_SUBSCRIPTION" | "SUBSCRIPTION_INACTIVE" | "INSUFFICIENT_CREDITS" | "PROCESSING_ALREADY_RUNNING" | "INVALID_PROCESSING_OPTIONS" | "JOB_NOT_FOUND" | "JOB_NOT_FAILED" | "SHARE_TOKEN_INVALID" | "PREMIUM_REQUIRED" | "TILE_URL_INVALID" | "TILE_URL_EXPIRED" | "INVALID_RANGE" | "INVALID_TILING_PARAMETERS" | "INVALID_BBOX" | "INVALID_PARAMETER" | "INVALID_CRS" | "INVALID_FILTER" | "ACCESS_TOKEN_INVALID" | "ACCESS_TOKEN_NOT_FOUND" | "ACCESS_TOKEN_LIMIT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_STATE_CONFLICT" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_AVAILABLE" | "CREDITS_NEGATIVE" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_PROVIDER_ERROR" | "CHECKOUT_NOT_FOUND" | "WEBHOOK_SIGNATURE_INVALID";
+        ErrorCode: "NOT_FOUND" | "INTERNAL" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "FORM_INVALID" | "INVALID_EMAIL" | "DISPOSABLE_EMAIL" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "UNKNOWN_COUNTRY" | "INVALID_LINK_URL" | "INVALID_CREDENTIALS" | "NO_ACCOUNT" | "ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_NOT_ACTIVATED" | "INVALID_RESET_LINK" | "INVALID_ACTIVATION_LINK" | "RESET_MAIL_FAILED" | "ACTIVATION_MAIL_FAILED" | "TOO_MANY_ATTEMPTS" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "FIELD_NOT_EDITABLE" | "LAST_ADMIN" | "PROJECT_NOT_FOUND" | "DUPLICATE_PROJECT_NAME" | "PROJECT_NAME_REQUIRED" | "PROJECT_NAME_TOO_LONG" | "PROJECT_NAME_SLASH" | "MAX_PROJECTS_REACHED" | "FILE_TOO_LARGE" | "FILE_SIZE_LIMIT_ZERO" | "STORAGE_LIMIT_REACHED" | "LAYER_NOT_FOUND" | "ASSET_NOT_FOUND" | "UNSUPPORTED_ASSET_TYPE" | "INVALID_FILE" | "MISSING_LAS_HEADER" | "FILE_EMPTY" | "FILE_NAME_TOO_LONG" | "FILE_REQUIRED" | "ASSET_ALREADY_UPLOADED" | "UPLOAD_URL_INVALID" | "UPLOAD_URL_EXPIRED" | "UPLOAD_URL_USED" | "UPLOAD_INCOMPLETE" | "ASSET_NOT_UPLOADED" | "CRS_REQUIRED" | "UNKNOWN_EPSG" | "PROJECT_NOT_UPLOADED" | "PROJECT_NOT_READY" | "ASSET_NOT_READY" | "NO_TILES" | "FILE_NOT_FOUND" | "EXPORT_FORMAT_UNKNOWN" | "EXPORT_NOT_VECTOR" | "EXPORT_TOO_LARGE" | "EXPORT_NOT_POSSIBLE" | "AREA_NOT_COMPUTED" | "SUBSCRIPTION_SUSPENDED" | "NO_SUBSCRIPTION" | "SUBSCRIPTION_INACTIVE" | "INSUFFICIENT_CREDITS" | "PROCESSING_ALREADY_RUNNING" | "INVALID_PROCESSING_OPTIONS" | "JOB_NOT_FOUND" | "JOB_NOT_FAILED" | "SHARE_TOKEN_INVALID" | "PREMIUM_REQUIRED" | "TILE_URL_INVALID" | "TILE_URL_EXPIRED" | "INVALID_RANGE" | "INVALID_TILING_PARAMETERS" | "INVALID_BBOX" | "INVALID_PARAMETER" | "INVALID_CRS" | "INVALID_FILTER" | "ACCESS_TOKEN_INVALID" | "ACCESS_TOKEN_NOT_FOUND" | "ACCESS_TOKEN_LIMIT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_STATE_CONFLICT" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_AVAILABLE" | "CREDITS_NEGATIVE" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_PROVIDER_ERROR" | "CHECKOUT_NOT_FOUND" | "WEBHOOK_SIGNATURE_INVALID" | "CLIP_AREA_TOO_LARGE" | "CLIP_FORMAT_UNAVAILABLE" | "CLIP_NOT_FOUND" | "CLIP_EMPTY" | "CLASSIFIED_CLOUD_REQUIRED" | "INVALID_CLASS" | "NOTHING_TO_UNDO" | "NOTHING_TO_REDO" | "CLASSIFICATION_EDIT_NOT_FOUND" | "CLASSIFICATION_EDIT_NOT_ACTIVE" | "CLASSIFICATION_EDIT_NOT_REVERTED" | "CLASSIFICATION_EDIT_FAILED";
         /** @description The request was taken; the outcome goes to the mailbox only. */
         Accepted: {
             /** @enum {boolean} */
@@ -6222,6 +7891,19 @@ export interface components {
             errorMessage: string | null;
             /** @description Owner and admins only. */
             shareToken?: string | null;
+            /** @description Vertical reference of the point cloud heights (heights: orthometric|ellipsoidal, name, epsg, source: crs|assumed, geoidModel, undulationMetres) — the globe adds the geoid undulation to orthometric heights. */
+            verticalReference?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The file header’s bounds were smaller than its points; the true bounds were read (a warning). */
+            headerBoundsWarning?: {
+                header: {
+                    [key: string]: number;
+                };
+                actual: {
+                    [key: string]: number;
+                } | null;
+            } | null;
             /** @description In the layer order of spec §3. */
             layers?: components["schemas"]["Layer"][];
             /** @description The latest job of each kind. */
@@ -6302,9 +7984,27 @@ export interface components {
             errorCode: string | null;
             errorMessage: string | null;
             updatedAt: string;
+            queue?: components["schemas"]["QueueState"];
         };
         /** @enum {string} */
         JobState: "NONE" | "PENDING" | "PROGRESS" | "SUCCESS" | "FAILURE";
+        /** @description PENDING or PROGRESS jobs only. */
+        QueueState: {
+            /** @description 1: next to start; null: running, or not queued yet. */
+            position: number | null;
+            /** @description Jobs running now, everyone’s. */
+            running: number;
+            /** @description Worker processes alive (heartbeat in the last minute). */
+            workers: number;
+            /** @description A processing that is queued once the point cloud’s tiling ends. */
+            waitingForPointCloud: boolean;
+            queuedAt: string | null;
+            startedAt: string | null;
+            /** @description When a worker takes it; in the future while a retry waits. */
+            runAt: string | null;
+            attempts: number | null;
+            maxAttempts: number | null;
+        };
         ShareToken: {
             token: string;
             url: string;
@@ -6350,7 +8050,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            kind: "METADATA" | "TILING" | "PROCESSING";
+            kind: "METADATA" | "TILING" | "PROCESSING" | "CLASSIFICATION_EDIT";
             taskId: string;
             /**
              * @description Numeric id (as a string).
@@ -6427,6 +8127,8 @@ export interface components {
             buildingSimplification?: "RURAL" | "URBAN";
             /** @description Product ids to make (with what they need); every product when absent. */
             products?: string[];
+            /** @description Id of the project's uploaded ORTHOPHOTO asset (an RGB GeoTIFF, upload-signed-url with type ORTHOPHOTO): the classified cloud takes its colours from it (LAS PDRF 7, coloured tiles). Refused (ORTHOPHOTO_NOT_COVERING) when under half of the points fall on it. */
+            orthophotoAssetId?: string;
         } & {
             [key: string]: unknown;
         };
@@ -6445,9 +8147,9 @@ export interface components {
              */
             layerId: string;
             type: components["schemas"]["AssetType"];
-            /** @description URL-encoded file name (.las or .laz). */
+            /** @description URL-encoded file name (.las or .laz; .tif for an ORTHOPHOTO), under 255 characters once decoded. */
             filename: string;
-            /** @description Exact size in bytes. */
+            /** @description Exact size in bytes (0 is FILE_EMPTY). */
             fileSize: number;
             /** @description EPSG code of the CRS. */
             epsgCode?: number | null;
@@ -6455,7 +8157,8 @@ export interface components {
         };
         UploadResult: {
             asset: components["schemas"]["Asset"];
-            header: {
+            /** @description The LAS header read back (a point cloud; absent for an ORTHOPHOTO upload). */
+            header?: {
                 lasVersion: string;
                 pointFormat: number;
                 pointCount: number;
@@ -6521,16 +8224,31 @@ export interface components {
         };
         CesiumParameters: {
             pointSize: number;
+            /** @description Percent, 0..100. */
+            globeOpacity: number;
+            /** @description Empty when none is configured. */
+            cesiumIonToken: string;
+            /** @description Empty when none is configured. */
+            bingMapsKey: string;
         };
         GlobalParameters: {
             /** @description Viewer point size (default 2). */
             pointSize: number;
             /** @description Tiler options as text, e.g. `--max-points 60000 --min-node-size 0.15`; empty: defaults. */
             tilingParameters: string;
+            /** @description Opacity of the viewer’s globe, percent 0..100 (default 100). */
+            globeOpacity: number;
+            /** @description Cesium ion token of the "cesium" world imagery; empty: none. */
+            cesiumIonToken: string;
+            /** @description Bing Maps key of the "bing" world imagery; empty: none. */
+            bingMapsKey: string;
         };
         GlobalParametersPatch: {
             pointSize?: number;
             tilingParameters?: string;
+            globeOpacity?: number;
+            cesiumIonToken?: string;
+            bingMapsKey?: string;
         };
         CurrentSubscription: {
             subscription: components["schemas"]["Subscription"];
@@ -6932,6 +8650,248 @@ export interface components {
                 amount: number;
                 payments: number;
             }[];
+        };
+        MeasureCrs: {
+            epsg: number | null;
+            name: string;
+            /** @description A definition proj4 reads (proj4 string, or WKT). */
+            proj4: string;
+            /** @description Metres per horizontal unit (0: geographic CRS). */
+            horizontalUnitToMetre: number;
+            /** @description Metres per unit of Z. */
+            verticalUnitToMetre: number;
+            vertical: components["schemas"]["MeasureVertical"];
+        };
+        MeasureVertical: {
+            /**
+             * @description How the 3D tiles hold heights: `orthometric` files are on the globe at Z × unit + N (geoid undulation), `ellipsoidal` ones at Z × unit.
+             * @enum {string}
+             */
+            heights: "orthometric" | "ellipsoidal";
+            geoidModel: string | null;
+            /** @description Geoid undulations on a WGS84 grid over the project (bilinear between nodes). */
+            undulation: {
+                west: number;
+                south: number;
+                east: number;
+                north: number;
+                nx: number;
+                ny: number;
+                /** @description N in metres, row-major from the south-west node. */
+                values: number[];
+            } | null;
+        };
+        DtmHeights: {
+            dtmAssetId: string;
+            /** @description Cell size of the DTM, project horizontal units. */
+            resolution: number;
+            /** @description DTM height at each point (bilinear between cell centres), project vertical unit; null off the DTM or on nodata. */
+            heights: (number | null)[];
+        };
+        DtmHeightsRequest: {
+            /** @description X, Y in the project CRS (at most 2000 points). */
+            points: [
+                number,
+                number
+            ][];
+        };
+        ClipEstimate: {
+            /** @description Estimated points inside (from the density; filters not applied). */
+            points: number;
+            /** @description Estimated size of the LAS file. */
+            bytes: number;
+            areaSquareMetres: number;
+            maxAreaSquareMetres: number;
+            /** @description Output formats offered for this cloud. */
+            formats: ("las" | "laz")[];
+            crs: {
+                epsg: number | null;
+                name: string;
+            };
+        };
+        ClipRequest: {
+            /**
+             * @description `original`: the uploaded point cloud; `classified`: the classified point cloud of the processing (premium, 403 PREMIUM_REQUIRED otherwise).
+             * @enum {string}
+             */
+            source: "original" | "classified";
+            /**
+             * @description `polygon`: a Polygon or MultiPolygon (holes cut out); `box`: the project-CRS box around the geometry; `corridor`: a LineString buffered by width/2 each side.
+             * @enum {string}
+             */
+            kind: "polygon" | "box" | "corridor";
+            /** @description A GeoJSON geometry in EPSG:4326 (longitude, latitude). */
+            area: {
+                /** @enum {string} */
+                type: "Polygon" | "MultiPolygon" | "LineString";
+                coordinates: unknown[];
+            };
+            /** @description Corridor width in metres. */
+            width?: number;
+            /** @description ASPRS class codes to keep (all when absent or empty). */
+            classes?: number[];
+            /**
+             * @description Which returns to keep (all).
+             * @enum {string}
+             */
+            returns?: "first" | "last" | "all";
+            /**
+             * @description `las`: LAS 1.4 (point format 6, 7 with RGB, 8 with NIR; extra bytes kept). `laz`: LAZ (LAS 1.4 header) in the cloud’s own point format, offered for point formats 0-3 without extra bytes only (the estimate’s `formats` says which); otherwise 400 CLIP_FORMAT_UNAVAILABLE.
+             * @enum {string}
+             */
+            format: "las" | "laz";
+            /** @description Also the area’s vector products in one zip: for every READY vector asset of the project, its features inside the area, cut to it (attributes and Z kept), one file (or Shapefile set) per asset named after its type, assets without a feature inside left out, and a README.txt listing the files and counts. */
+            vectors?: {
+                /**
+                 * @description `geojson`: EPSG:4326 (RFC 7946); `dxf`: project CRS, a .prj beside each drawing; `shapefile`: project CRS, .shp/.shx/.dbf/.prj/.cpg per asset.
+                 * @enum {string}
+                 */
+                format: "geojson" | "dxf" | "shapefile";
+            };
+        };
+        ClipStatus: {
+            id: string;
+            /** @enum {string} */
+            state: "PENDING" | "PROGRESS" | "SUCCESS" | "FAILURE";
+            /** @description queued, downloading, clipping, uploading, done, retrying or error. */
+            step: string;
+            percentage: number;
+            estimate: {
+                points: number;
+                bytes: number;
+            };
+            pointCount: number | null;
+            bytes: number | null;
+            fileName: string;
+            /** @description Signed, expiring (6 h) download URL once SUCCESS. */
+            url: string | null;
+            /** @description CLIP_EMPTY (no point inside), CRS_REQUIRED, INPUT_MISSING, INTERNAL… */
+            errorCode: string | null;
+            errorMessage: string | null;
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description The zip of the area’s vector products, when the request asked for it. */
+            vectors: {
+                /** @enum {string} */
+                format: "geojson" | "dxf" | "shapefile";
+                fileName: string;
+                bytes: number | null;
+                /** @description Signed, expiring (6 h) download URL of the zip once SUCCESS. */
+                url: string | null;
+                files: {
+                    assetType: string;
+                    files: string[];
+                    /** @description Features of the asset intersecting the area. */
+                    features: number;
+                    /** @description Parts written (a feature the area cuts in two gives two). */
+                    parts: number;
+                }[];
+            } | null;
+        };
+        ClassificationEdits: {
+            /** @description Oldest first. */
+            edits: components["schemas"]["ClassificationEdit"][];
+            /** @description The latest apply job (CLASSIFICATION_EDIT). */
+            job: {
+                /**
+                 * @description Numeric id (as a string).
+                 * @example 42
+                 */
+                id: string;
+                /** @enum {string} */
+                state: "PENDING" | "PROGRESS" | "SUCCESS" | "ERROR";
+                step: string | null;
+                percentage: number;
+                errorCode: string | null;
+            } | null;
+            canUndo: boolean;
+            canRedo: boolean;
+        };
+        ClassificationEdit: {
+            /**
+             * @description Numeric id (as a string).
+             * @example 42
+             */
+            id: string;
+            createdAt: string;
+            userEmail: string;
+            region: components["schemas"]["EditRegion"];
+            fromClasses: number[];
+            minZ: number | null;
+            maxZ: number | null;
+            toClass: number;
+            /** @enum {string} */
+            status: "ACTIVE" | "REVERTED";
+            changed: components["schemas"]["ClassificationEditChange"];
+        };
+        EditRegion: {
+            /** @enum {string} */
+            kind: "screen";
+            /** @description clip = projection × view, 16 numbers column-major (Cesium Matrix4.toArray order), mapping ECEF (EPSG:4978, metres) to clip space. */
+            matrix: number[];
+            /** @description Normalized device coordinates: x = 2·px/width − 1, y = 1 − 2·py/height (a box is 4 vertices). Points with c.w > 0 inside it (even-odd rule) are selected, at every depth. */
+            polygon: [
+                number,
+                number
+            ][];
+        } | {
+            /** @enum {string} */
+            kind: "map";
+            /** @description [longitude, latitude] in EPSG:4326. */
+            polygon: [
+                number,
+                number
+            ][];
+        };
+        /** @description What the apply job changed; null until applied. */
+        ClassificationEditChange: {
+            total: number;
+            /** @description Points changed, by their class before. */
+            byClass: {
+                [key: string]: number;
+            };
+        } | null;
+        ClassificationEditRequest: {
+            region: components["schemas"]["EditRegion"];
+            /** @description Only points of these current classes (all when absent or empty). */
+            fromClasses?: number[];
+            /** @description Lowest Z (project CRS, inclusive). */
+            minZ?: number | null;
+            /** @description Highest Z (project CRS, inclusive). */
+            maxZ?: number | null;
+            /** @description The class the points get: spec §3 list (0–28 without 8 and 12), else 400 INVALID_CLASS. */
+            toClass: number;
+        };
+        ClassificationEditQueued: {
+            edit: components["schemas"]["ClassificationEdit"];
+            /**
+             * @description The apply job.
+             * @example 42
+             */
+            jobId: string;
+        };
+        TerrainUrl: {
+            /** @description Tile URL template ({z}/{x}/{y}, geographic tiling scheme). A tile: "NTH1", width and height (uint16 LE), then width × height float32 LE heights in metres above the WGS84 ellipsoid, row 0 north; NaN outside the DTM. */
+            url: string;
+            west: number;
+            south: number;
+            east: number;
+            north: number;
+            /** @description Deepest level served; deeper tiles are interpolated. */
+            maxLevel: number;
+            minHeight: number;
+            maxHeight: number;
+            verticalReference: components["schemas"]["VerticalReference"];
+        };
+        /** @description What the heights are measured from: orthometric heights (a vertical datum the CRS names, or assumed) reach the globe with the geoid model added; ellipsoidal ones as they are. */
+        VerticalReference: {
+            /** @enum {string} */
+            heights: "orthometric" | "ellipsoidal";
+            name: string | null;
+            epsg: number | null;
+            /** @enum {string} */
+            source: "crs" | "assumed";
+            geoidModel: string | null;
         };
     };
     responses: never;

@@ -26,6 +26,7 @@ import {
 import type { VectorStyle } from '../scene.types.js';
 import {
   type FeatureCollection,
+  featureColor,
   finiteNumber,
   firstFinite,
   formatLabel,
@@ -134,8 +135,19 @@ function guarded(primitive: Primitive, onError: (err: Error) => void) {
 export function buildGlobeVectorLayer(input: GlobeVectorInput): GlobeVectorLayer {
   const { layerId, style, collection, heightOf } = input;
   const features = collection.features;
-  const color = Color.fromCssColorString(style.color);
-  const fill = color.withAlpha(style.fillOpacity ?? 0.25);
+  // Colours by feature (risk by severity, buffers by zone), made once per distinct colour.
+  const colors = new Map<string, Color>();
+  const colorOf = (feature: number): Color => {
+    const css = featureColor(style, features[feature]?.properties);
+    let c = colors.get(css);
+    if (!c) {
+      c = Color.fromCssColorString(css);
+      colors.set(css, c);
+    }
+    return c;
+  };
+  const fillOpacity = style.fillOpacity ?? 0.25;
+  const lineWidth = style.lineWidth ?? 2;
   const group = new PrimitiveCollection();
   const polygons = style.kind === 'polygons' || style.kind === 'blocks';
   const shapes = vectorShapes(collection, heightOf, {
@@ -147,7 +159,12 @@ export function buildGlobeVectorLayer(input: GlobeVectorInput): GlobeVectorLayer
 
   const lines = group.add(new PolylineCollection()) as PolylineCollection;
   const addLine = (positions: Cartesian3[], feature: number, width: number) =>
-    lines.add({ positions, width, material: Material.fromType('Color', { color }), id: picks[feature] });
+    lines.add({
+      positions,
+      width,
+      material: Material.fromType('Color', { color: colorOf(feature) }),
+      id: picks[feature],
+    });
 
   // Points: always in front of the cloud (a top sits among its own returns).
   const points = group.add(new PointPrimitiveCollection()) as PointPrimitiveCollection;
@@ -159,8 +176,6 @@ export function buildGlobeVectorLayer(input: GlobeVectorInput): GlobeVectorLayer
   const outlines: GeometryInstance[] = [];
   const vertexFormat =
     style.kind === 'blocks' ? PerInstanceColorAppearance.VERTEX_FORMAT : PerInstanceColorAppearance.FLAT_VERTEX_FORMAT;
-  const fillColor = ColorGeometryInstanceAttribute.fromColor(fill);
-  const lineColor = ColorGeometryInstanceAttribute.fromColor(color);
   const addOutline = (positions: Cartesian3[], feature: number, width: number) =>
     outlines.push(
       new GeometryInstance({
@@ -172,20 +187,26 @@ export function buildGlobeVectorLayer(input: GlobeVectorInput): GlobeVectorLayer
           vertexFormat: PolylineColorAppearance.VERTEX_FORMAT,
         }),
         id: picks[feature],
-        attributes: { color: lineColor },
+        attributes: { color: ColorGeometryInstanceAttribute.fromColor(colorOf(feature)) },
       }),
     );
   for (const shape of shapes) {
     switch (shape.kind) {
       case 'line':
-        addLine(shape.positions.map(toCartesian), shape.feature, 2);
+        addLine(shape.positions.map(toCartesian), shape.feature, lineWidth);
         break;
       case 'point': {
         const position = toCartesian(shape.position);
+        // A pole (a tower) from its top down by its height, in its own colour.
+        const rise = style.pole ? finiteNumber(features[shape.feature]?.properties?.[style.pole.height]) : null;
+        if (rise !== null && rise > 0) {
+          const [x, y, top] = shape.position;
+          addLine([Cartesian3.fromDegrees(x, y, top - rise), position], shape.feature, lineWidth + 2);
+        }
         points.add({
           position,
           pixelSize: isTop ? 9 : 6,
-          color,
+          color: colorOf(shape.feature),
           outlineColor: isTop ? Color.WHITE : Color.BLACK,
           outlineWidth: isTop ? 1.5 : 1,
           disableDepthTestDistance: isTop ? Number.POSITIVE_INFINITY : 0,
@@ -216,7 +237,9 @@ export function buildGlobeVectorLayer(input: GlobeVectorInput): GlobeVectorLayer
               vertexFormat,
             }),
             id: picks[shape.feature],
-            attributes: { color: fillColor },
+            attributes: {
+              color: ColorGeometryInstanceAttribute.fromColor(colorOf(shape.feature).withAlpha(fillOpacity)),
+            },
           }),
         );
         // Outlines (GeoJSON rings are closed): the rings, and for a block its outer ring at the top too.

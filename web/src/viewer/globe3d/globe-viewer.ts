@@ -10,6 +10,7 @@ import {
   CustomHeightmapTerrainProvider,
   CustomShader,
   Ellipsoid,
+  GridImageryProvider,
   HeadingPitchRange,
   ImageryLayer,
   type ImageryProvider,
@@ -25,6 +26,8 @@ import {
   WebMapTileServiceImageryProvider,
 } from 'cesium';
 import 'cesium/Build/Cesium/Widgets/widgets.css';
+import { createGlobeEdit } from '../edit/globe-edit.js';
+import { createGlobeMeasure } from '../measure/globe-measure.js';
 import {
   clampPointSize,
   type HeightFrame,
@@ -35,6 +38,8 @@ import {
 } from '../point-styles.js';
 import type {
   CreateViewer,
+  ImageryOptions,
+  ImageryProblem,
   PickedFeature,
   PointCloudLayerDescription,
   RasterLayerDescription,
@@ -44,19 +49,45 @@ import type {
   ViewerHandle,
   WorldImagery,
 } from '../scene.types.js';
-import { elevationToHeight, type FeatureCollection, fetchAllFeatures, propertyLookup } from '../vector-features.js';
+import { elevationToHeight, type FeatureCollection, fetchLayerFeatures, propertyLookup } from '../vector-features.js';
 import { VIEWER_CONSTANTS } from '../viewer-constants.js';
+import { createDtmTerrainProvider, fetchTerrainInfo } from './dtm-terrain.js';
+import { createFrameQueue } from './frame-queue.js';
 import { buildGlobeVectorLayer, type GlobeVectorLayer, type LabelView, vectorPickOf } from './globe-vectors.js';
 import { normaliseTileset, PY3DTILES_ERROR_PER_SPACING, type TilesetJsonLike } from './tileset-json.js';
 
-/** Optional keys a deployment may inject (`window.NUAGE_CONFIG`); without them only "none" and "ign" imagery load. */
-interface ImageryConfig {
-  cesiumIonToken?: string;
-  bingMapsKey?: string;
+/**
+ * Keys of the imagery services: the admin settings handed in the scene, else
+ * those a deployment injects (`window.NUAGE_CONFIG`); without them only
+ * "none" and "ign" imagery load.
+ */
+function imageryConfig(options: ImageryOptions | undefined): ImageryOptions {
+  const injected = (globalThis as { NUAGE_CONFIG?: ImageryOptions }).NUAGE_CONFIG ?? {};
+  return {
+    cesiumIonToken: options?.cesiumIonToken || injected.cesiumIonToken || undefined,
+    bingMapsKey: options?.bingMapsKey || injected.bingMapsKey || undefined,
+  };
 }
 
-function imageryConfig(): ImageryConfig {
-  return (globalThis as { NUAGE_CONFIG?: ImageryConfig }).NUAGE_CONFIG ?? {};
+/** An imagery choice that cannot be shown, with its reason. */
+class ImageryUnavailable extends Error {
+  constructor(
+    readonly problem: ImageryProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The globe of "none": a plain ground with a faint grid, drawn here (no network), so the scene keeps a ground reference. */
+function plainGlobeImagery(): ImageryProvider {
+  return new GridImageryProvider({
+    cells: 4,
+    color: Color.fromCssColorString('#7b8794').withAlpha(0.35),
+    glowColor: Color.TRANSPARENT,
+    glowWidth: 0,
+    backgroundColor: Color.TRANSPARENT,
+  });
 }
 
 /** What the tiler writes in tileset.json `extras` (engine/src/tiler/tiler.ts). */
@@ -144,19 +175,28 @@ async function normalisedTilesetUrl(url: string): Promise<string> {
   return blobUrl;
 }
 
-/** The imagery provider of a world imagery choice, or null for "none". */
-async function imageryProvider(choice: WorldImagery): Promise<ImageryProvider | null> {
-  const config = imageryConfig();
+/**
+ * The imagery provider of a world imagery choice ("none": the plain globe's
+ * grid); an {@link ImageryUnavailable} when a key is missing or the service
+ * does not answer.
+ */
+async function imageryProvider(choice: WorldImagery, options: ImageryOptions | undefined): Promise<ImageryProvider> {
+  const config = imageryConfig(options);
+  const unreachable = (err: unknown) => {
+    throw new ImageryUnavailable('unreachable', (err as Error)?.message ?? String(err));
+  };
   switch (choice) {
     case 'none':
-      return null;
+      return plainGlobeImagery();
     case 'cesium':
-      if (!config.cesiumIonToken) throw new Error('no Cesium ion token is configured (NUAGE_CONFIG.cesiumIonToken)');
+      if (!config.cesiumIonToken) throw new ImageryUnavailable('missingKey', 'no Cesium ion token is configured');
       Ion.defaultAccessToken = config.cesiumIonToken;
-      return IonImageryProvider.fromAssetId(2);
+      return IonImageryProvider.fromAssetId(2).catch(unreachable);
     case 'bing':
-      if (!config.bingMapsKey) throw new Error('no Bing Maps key is configured (NUAGE_CONFIG.bingMapsKey)');
-      return BingMapsImageryProvider.fromUrl('https://dev.virtualearth.net', { key: config.bingMapsKey });
+      if (!config.bingMapsKey) throw new ImageryUnavailable('missingKey', 'no Bing Maps key is configured');
+      return BingMapsImageryProvider.fromUrl('https://dev.virtualearth.net', { key: config.bingMapsKey }).catch(
+        unreachable,
+      );
     case 'ign':
       // IGN Géoplateforme orthophotos (France), open WMTS without a key.
       return new WebMapTileServiceImageryProvider({
@@ -206,7 +246,8 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
   }
   const scene = viewer.scene;
   scene.backgroundColor = Color.fromCssColorString('#0d1117');
-  scene.globe.baseColor = Color.fromCssColorString('#1f2933');
+  // The plain ground: lighter than the sky so the globe reads as a surface under the points.
+  scene.globe.baseColor = Color.fromCssColorString('#3e4c59');
   scene.globe.showGroundAtmosphere = false;
   scene.globe.depthTestAgainstTerrain = false;
   scene.fog.enabled = false;
@@ -220,12 +261,21 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
   const clouds = new Map<string, LoadedCloud>();
   const loading = new Set<string>();
   const rasters = new Map<string, ImageryLayer>();
+  /** The version each raster and vector layer was loaded at: a new one loads it again. */
+  const loadedVersions = new Map<string, string | undefined>();
   const vectors = new Map<string, GlobeVectorLayer>();
   let worldLayer: ImageryLayer | null = null;
-  let worldChoice: WorldImagery = 'none';
+  let worldChoice: WorldImagery | null = null;
+  let worldKeys = '';
+  /** Choices already reported as unavailable: each is said once. */
+  const imageryReported = new Set<WorldImagery>();
   const emit = (e: ViewerEvent) => {
     if (!destroyed) onEvent(e);
   };
+  /** Layers are built and added one per frame (frame-queue.ts): a scene opened with every layer ticked keeps answering. */
+  const frames = createFrameQueue(scene, (err) =>
+    emit({ type: 'error', code: 'VECTOR_LOAD_FAILED', message: (err as Error)?.message ?? String(err) }),
+  );
 
   function shaderOf(cloud: LoadedCloud): CustomShader {
     // The ramp spans the cloud's own heights (the tiler's WGS84 box): the project's
@@ -271,8 +321,15 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
         cacheBytes: VIEWER_CONSTANTS.tileCacheBytes,
         maximumCacheOverflowBytes: VIEWER_CONSTANTS.tileCacheOverflowBytes,
       });
-      if (destroyed || !current.layers.some((l) => l.id === d.id)) {
+      const wanted = current.layers.find((l) => l.id === d.id);
+      if (destroyed || !wanted) {
         tileset.destroy();
+        return;
+      }
+      if (wanted.kind === 'pointCloud' && wanted.version !== d.version) {
+        // Rewritten while it loaded (a classification edit): the new version is loaded instead.
+        tileset.destroy();
+        queueMicrotask(() => update(current));
         return;
       }
       const extras = tileset.extras as TilesetExtras | undefined;
@@ -295,13 +352,7 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
           offFailed();
         },
       };
-      // Eye-dome lighting shades each point by the depth of its neighbours: edges of
-      // roofs, trees and wires stand out. Cesium applies it only with attenuation on;
-      // the point size itself stays the custom shader's.
-      tileset.pointCloudShading.attenuation = true;
-      tileset.pointCloudShading.eyeDomeLighting = true;
-      tileset.pointCloudShading.eyeDomeLightingStrength = 1.0;
-      tileset.pointCloudShading.eyeDomeLightingRadius = 1.0;
+      applyShading(tileset);
       // Tile errors are on the py3dtiles scale (10 × point spacing): back to the spacing.
       tileset.pointCloudShading.geometricErrorScale = 1 / PY3DTILES_ERROR_PER_SPACING;
       tileset.show = d.visible;
@@ -324,7 +375,21 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
         // The globe's surface at the cloud's lowest point: imagery, rasters and the
         // ground sit under the points instead of at the ellipsoid, far below.
         viewer.terrainProvider = constantHeightTerrain(cloud.frame.minHeight - 0.5);
-        flyHome(2);
+        // With a READY DTM the ground becomes the project's own terrain (dtm-terrain.ts);
+        // away from the DTM it stays at the cloud's lowest point.
+        void fetchTerrainInfo(d.tilesetUrl).then((info) => {
+          if (!info || destroyed) return;
+          viewer.terrainProvider = createDtmTerrainProvider(info, cloud.frame.minHeight - 0.5);
+          scene.requestRender();
+        });
+        // Opened from the 2D map: looking down on the place it showed; else over the whole cloud.
+        const camera = current.camera;
+        if (camera) {
+          viewer.camera.setView({
+            destination: Cartesian3.fromDegrees(camera.lon, camera.lat, cloud.frame.minHeight + camera.distance),
+            orientation: { heading: 0, pitch: -CesiumMath.PI_OVER_TWO, roll: 0 },
+          });
+        } else flyHome(2);
       }
       syncRasters(current.layers.filter((l): l is RasterLayerDescription => l.kind === 'raster'));
       scene.requestRender();
@@ -335,6 +400,24 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     }
   }
 
+  /**
+   * Eye-dome lighting (the display setting) shades each point by the depth of
+   * its neighbours on screen: edges of roofs, trees and wires stand out.
+   * Cesium applies it only with attenuation on, which grows points with
+   * their tile's geometric error up to `maximumAttenuation` (the screen-space
+   * error, 120 px, by default: discs): capped here near the chosen point size.
+   */
+  function applyShading(tileset: Cesium3DTileset): void {
+    const shading = current.shading;
+    const on = shading?.eyeDomeLighting === true;
+    tileset.pointCloudShading.attenuation = on;
+    tileset.pointCloudShading.eyeDomeLighting = on;
+    tileset.pointCloudShading.eyeDomeLightingStrength = shading?.strength ?? 1;
+    tileset.pointCloudShading.eyeDomeLightingRadius = shading?.radius ?? 1;
+    tileset.pointCloudShading.maximumAttenuation = Math.max(2, Math.ceil(current.pointSize * 1.5));
+    scene.requestRender();
+  }
+
   function removeCloud(id: string): void {
     const cloud = clouds.get(id);
     if (!cloud) return;
@@ -343,22 +426,52 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     clouds.delete(id);
   }
 
-  async function setWorldImagery(choice: WorldImagery): Promise<void> {
-    if (choice === worldChoice) return;
+  function reportImagery(choice: WorldImagery, problem: ImageryProblem, message: string): void {
+    if (imageryReported.has(choice)) return;
+    imageryReported.add(choice);
+    emit({ type: 'imagery', imagery: choice, problem, message });
+  }
+
+  /** The globe's opacity (spec §9, a percentage in the settings): below 1 the globe lets what is under it show. */
+  function setGlobeOpacity(options: ImageryOptions | undefined): void {
+    const alpha = Math.min(1, Math.max(0, options?.globeOpacity ?? 1));
+    const translucency = scene.globe.translucency;
+    translucency.enabled = alpha < 1;
+    translucency.frontFaceAlpha = alpha;
+    translucency.backFaceAlpha = alpha;
+  }
+
+  /**
+   * Shows a world imagery choice; one that cannot be shown (no key, no
+   * network) leaves the plain globe and is reported once.
+   */
+  async function setWorldImagery(choice: WorldImagery, options: ImageryOptions | undefined): Promise<void> {
+    const keys = JSON.stringify(imageryConfig(options));
+    if (choice === worldChoice && keys === worldKeys) return;
+    if (keys !== worldKeys) imageryReported.clear();
     worldChoice = choice;
+    worldKeys = keys;
     if (worldLayer) {
       viewer.imageryLayers.remove(worldLayer, true);
       worldLayer = null;
     }
+    let provider: ImageryProvider;
     try {
-      const provider = await imageryProvider(choice);
-      if (destroyed || worldChoice !== choice || !provider) return;
-      worldLayer = new ImageryLayer(provider);
-      viewer.imageryLayers.add(worldLayer, 0);
-      scene.requestRender();
+      provider = await imageryProvider(choice, options);
     } catch (err) {
-      emit({ type: 'error', code: 'IMAGERY_FAILED', message: (err as Error).message });
+      if (destroyed || worldChoice !== choice) return;
+      const problem = err instanceof ImageryUnavailable ? err.problem : 'unreachable';
+      reportImagery(choice, problem, (err as Error).message);
+      provider = plainGlobeImagery();
     }
+    if (destroyed || worldChoice !== choice || worldKeys !== keys) return;
+    // Tiles that do not come (no network): said once, the globe stays plain under them.
+    provider.errorEvent.addEventListener((e: { message?: string }) => {
+      if (worldChoice === choice) reportImagery(choice, 'unreachable', e.message ?? 'tile request failed');
+    });
+    worldLayer = new ImageryLayer(provider);
+    viewer.imageryLayers.add(worldLayer, 0);
+    scene.requestRender();
   }
 
   /** The first loaded cloud: its footprint bounds rasters, its heights place the ground and vectors. */
@@ -368,7 +481,8 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
 
   function syncRasters(list: RasterLayerDescription[]): void {
     for (const [id, layer] of rasters) {
-      if (!list.some((r) => r.id === id)) {
+      const wanted = list.find((r) => r.id === id);
+      if (!wanted || wanted.version !== loadedVersions.get(id)) {
         viewer.imageryLayers.remove(layer, true);
         rasters.delete(id);
       }
@@ -390,8 +504,15 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
         layer.errorEvent.addEventListener((e: Error) =>
           emit({ type: 'error', code: 'IMAGERY_FAILED', layerId: r.id, message: e.message }),
         );
-        viewer.imageryLayers.add(layer);
+        // Added on a frame of its own (frame-queue.ts); destroyed instead if removed meanwhile.
+        const added = layer;
+        frames.push(() => {
+          if (destroyed) return;
+          if (rasters.get(r.id) === added) viewer.imageryLayers.add(added);
+          else added.destroy();
+        });
         rasters.set(r.id, layer);
+        loadedVersions.set(r.id, r.version);
       }
       layer.show = r.visible;
       layer.alpha = r.opacity ?? 1;
@@ -400,13 +521,14 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
 
   /** Feature collections by URL, shared by layers and joins (crowns read their tops' z). */
   const collections = new Map<string, Promise<FeatureCollection>>();
-  function featuresOf(url: string): Promise<FeatureCollection> {
-    let pending = collections.get(url);
+  function featuresOf(source: { url: string; fileUrl?: string }): Promise<FeatureCollection> {
+    const key = source.fileUrl ?? source.url;
+    let pending = collections.get(key);
     if (!pending) {
-      pending = fetchAllFeatures(url);
-      collections.set(url, pending);
+      pending = fetchLayerFeatures(source);
+      collections.set(key, pending);
       // A failure is not kept: ticking the layer again tries again.
-      pending.catch(() => collections.delete(url));
+      pending.catch(() => collections.delete(key));
     }
     return pending;
   }
@@ -414,10 +536,13 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
   async function loadVectorLayer(v: VectorLayerDescription): Promise<GlobeVectorLayer | null> {
     const join = v.style.elevation?.join;
     const [collection, joined] = await Promise.all([
-      featuresOf(v.url),
+      featuresOf(v),
       // Without the joined collection the layer is still drawn, at its own elevations.
-      join ? featuresOf(join.url).catch(() => null) : Promise.resolve(null),
+      join ? featuresOf({ url: join.url }).catch(() => null) : Promise.resolve(null),
     ]);
+    if (destroyed || !current.layers.some((l) => l.id === v.id)) return null;
+    // Its turn: one layer built per frame.
+    await new Promise<void>((resolve) => frames.push(resolve));
     if (destroyed || !current.layers.some((l) => l.id === v.id)) return null;
     const cloud = referenceCloud();
     const heights = cloud ? { min: cloud.frame.minHeight, max: cloud.frame.maxHeight } : { min: 0, max: 0 };
@@ -434,7 +559,10 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
 
   function syncVectors(list: VectorLayerDescription[]): void {
     for (const [id, layer] of vectors) {
-      if (!list.some((v) => v.id === id)) {
+      const wanted = list.find((v) => v.id === id);
+      if (!wanted || wanted.version !== loadedVersions.get(id)) {
+        // Rewritten (a classification edit re-ran its product): its features are fetched again.
+        if (wanted) collections.delete(wanted.fileUrl ?? wanted.url);
         vectors.delete(id);
         // Destroys the layer's primitives (each destroyed once: see buildGlobeVectorLayer).
         scene.primitives.remove(layer.primitives);
@@ -446,7 +574,8 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
         existing.primitives.show = v.visible;
         continue;
       }
-      if (loading.has(v.id)) continue;
+      // Vector layers load when first shown, then stay loaded while listed.
+      if (loading.has(v.id) || !v.visible) continue;
       loading.add(v.id);
       loadVectorLayer(v)
         .then((layer) => {
@@ -461,8 +590,11 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
           layer.primitives.show = d.visible;
           scene.primitives.add(layer.primitives);
           vectors.set(v.id, layer);
+          loadedVersions.set(v.id, v.version);
           layer.updateLabels(labelView(), locale());
           scene.requestRender();
+          // Rewritten while it loaded: loaded again at its new version.
+          if (d.version !== v.version) queueMicrotask(() => update(current));
         })
         .catch((err: Error) => {
           // A vector layer failing to load is skipped; the rest of the scene goes on (spec §8).
@@ -491,6 +623,24 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     if (changed) scene.requestRender();
   }
   const offMoveEnd = viewer.camera.moveEnd.addEventListener(relabel);
+  /** Where the camera looks (the ground under the view's centre), for the 2D map opened next. */
+  const offCameraReport = viewer.camera.moveEnd.addEventListener(() => {
+    if (destroyed || !flownHome) return;
+    const canvas = scene.canvas;
+    const eye = Ellipsoid.WGS84.cartesianToCartographic(viewer.camera.positionWC);
+    const centre = viewer.camera.pickEllipsoid(new Cartesian2(canvas.clientWidth / 2, canvas.clientHeight / 2));
+    const at = centre ? Ellipsoid.WGS84.cartesianToCartographic(centre) : eye;
+    if (!at || !eye) return;
+    const base = referenceCloud()?.frame.minHeight ?? 0;
+    emit({
+      type: 'camera',
+      camera: {
+        lon: CesiumMath.toDegrees(at.longitude),
+        lat: CesiumMath.toDegrees(at.latitude),
+        distance: Math.max(VIEWER_CONSTANTS.minimumZoomDistance, eye.height - base),
+      },
+    });
+  });
 
   /** The feature under a click: the nearest object, else the first of ours below it (points of the cloud may be in front). */
   function pickFeature(position: Cartesian2): PickedFeature | null {
@@ -505,8 +655,14 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     return hit ? { layerId: hit.layerId, properties: hit.properties } : null;
   }
   const clicks = new ScreenSpaceEventHandler(scene.canvas);
+  const measure = createGlobeMeasure(viewer);
+  const edit = createGlobeEdit(viewer, (drawn) => emit({ type: 'editRegion', ...drawn }));
   clicks.setInputAction((e: { position: Cartesian2 }) => {
     if (destroyed) return;
+    if (current.measure?.active) {
+      emit({ type: 'measurePick', position: measure.pick(e.position) });
+      return;
+    }
     try {
       emit({ type: 'pick', feature: pickFeature(e.position) });
     } catch {
@@ -521,13 +677,15 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
       next.hiddenClasses !== current.hiddenClasses ||
       next.intensity !== current.intensity;
     const resize = next.pointSize !== current.pointSize;
+    const reshade = JSON.stringify(next.shading) !== JSON.stringify(current.shading);
     const relocalise = (next.locale ?? 'en-US') !== locale();
     current = next;
     const wantedClouds = next.layers.filter((l): l is PointCloudLayerDescription => l.kind === 'pointCloud');
-    for (const id of [...clouds.keys()]) {
+    for (const [id, cloud] of [...clouds]) {
       const d = wantedClouds.find((c) => c.id === id);
-      // A re-signed URL of the same asset keeps the loaded tileset (its own URLs stay valid for hours).
-      if (!d) removeCloud(id);
+      // A re-signed URL of the same asset keeps the loaded tileset (its own URLs stay valid for hours);
+      // a new version (its tiles rewritten by a classification edit) is loaded again.
+      if (!d || d.version !== cloud.description.version) removeCloud(id);
     }
     for (const d of wantedClouds) {
       const cloud = clouds.get(d.id);
@@ -545,8 +703,12 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     }
     syncRasters(next.layers.filter((l): l is RasterLayerDescription => l.kind === 'raster'));
     syncVectors(next.layers.filter((l): l is VectorLayerDescription => l.kind === 'vector'));
-    void setWorldImagery(next.imagery);
+    void setWorldImagery(next.imagery, next.imageryOptions);
+    setGlobeOpacity(next.imageryOptions);
+    if (reshade || resize) for (const cloud of clouds.values()) applyShading(cloud.tileset);
     if (relocalise) relabel();
+    measure.draw(next.measure);
+    edit.draw(next.edit);
     scene.requestRender();
   }
 
@@ -557,7 +719,11 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
       if (destroyed) return;
       destroyed = true;
       offMoveEnd();
+      offCameraReport();
       clicks.destroy();
+      measure.destroy();
+      edit.destroy();
+      frames.destroy();
       for (const id of [...clouds.keys()]) removeCloud(id);
       vectors.clear();
       viewer.destroy();

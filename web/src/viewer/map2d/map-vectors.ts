@@ -5,6 +5,7 @@ import {
   declutterLabels,
   type Feature,
   type FeatureCollection,
+  featureColor,
   finiteNumber,
   formatLabel,
 } from '../vector-features.js';
@@ -28,6 +29,13 @@ interface MapLabel {
 /** A vector layer's features, ready for deck.gl. */
 export interface MapVectorData {
   features: Feature[];
+  /**
+   * The features as the data of the layer's GeoJsonLayer: the same object at
+   * every render, since a new one makes deck.gl parse, tessellate and upload
+   * every feature again (with every layer ticked, each render of the map
+   * blocked the page for long seconds on a software GPU).
+   */
+  collection: { type: 'FeatureCollection'; features: Feature[] };
   points: MapPoint[];
   /** Decluttered labels, by zoom step and locale. */
   labels: { key: string; items: MapLabel[] } | null;
@@ -51,7 +59,12 @@ export function prepareMapVectors(collection: FeatureCollection, d: VectorLayerD
       else if (f.geometry?.type === 'MultiPoint') for (const c of (f.geometry.coordinates as unknown[]) ?? []) push(c);
     }
   }
-  return { features: collection.features, points, labels: null };
+  return {
+    features: collection.features,
+    collection: { type: 'FeatureCollection', features: collection.features },
+    points,
+    labels: null,
+  };
 }
 
 function rgb(css: string): [number, number, number] {
@@ -66,8 +79,22 @@ function rgb(css: string): [number, number, number] {
  * Every layer is pickable; {@link pickedOf} reads what a click hit.
  */
 export function mapVectorLayers(d: VectorLayerDescription, data: MapVectorData, zoom: number, locale: string): Layer[] {
-  const [r, g, b] = rgb(d.style.color);
   const id = `vector-${d.id}`;
+  // Colours by feature (risk by severity, buffers by zone), as [r, g, b] per CSS colour.
+  const rgbs = new Map<string, [number, number, number]>();
+  const colorOf = (properties: Record<string, unknown> | null | undefined): [number, number, number] => {
+    const css = featureColor(d.style, properties);
+    let c = rgbs.get(css);
+    if (!c) {
+      c = rgb(css);
+      rgbs.set(css, c);
+    }
+    return c;
+  };
+  const fillAlpha = Math.round(255 * (d.style.fillOpacity ?? 0.25));
+  const lineOf = (f: Feature): [number, number, number, number] => [...colorOf(f.properties), 255];
+  // Colour accessors change with the style only: deck.gl recomputes them when the trigger does.
+  const triggers = { getLineColor: [d.style.color, d.style.colorBy?.property], getFillColor: [d.style.color] };
   switch (d.style.kind) {
     case 'points': {
       const out: Layer[] = [
@@ -75,7 +102,7 @@ export function mapVectorLayers(d: VectorLayerDescription, data: MapVectorData, 
           id: `${id}-points`,
           data: data.points,
           getPosition: (p) => p.position,
-          getFillColor: [r, g, b, 255],
+          getFillColor: (p) => [...colorOf(p.properties), 255],
           getLineColor: [255, 255, 255, 255],
           stroked: true,
           radiusUnits: 'pixels',
@@ -131,13 +158,14 @@ export function mapVectorLayers(d: VectorLayerDescription, data: MapVectorData, 
       return [
         new GeoJsonLayer({
           id,
-          data: { type: 'FeatureCollection', features: data.features } as never,
+          data: data.collection as never,
           stroked: true,
           filled: true,
-          getLineColor: [r, g, b, 255],
-          getFillColor: [r, g, b, Math.round(255 * (d.style.fillOpacity ?? 0.25))],
+          getLineColor: lineOf,
+          getFillColor: (f: Feature) => [...colorOf(f.properties), fillAlpha],
+          updateTriggers: triggers,
           lineWidthUnits: 'pixels',
-          getLineWidth: d.style.kind === 'blocks' ? 2 : 1.5,
+          getLineWidth: d.style.lineWidth ?? (d.style.kind === 'blocks' ? 2 : 1.5),
           getPointRadius: 4,
           pointRadiusUnits: 'pixels',
           pickable: true,
@@ -147,15 +175,17 @@ export function mapVectorLayers(d: VectorLayerDescription, data: MapVectorData, 
       return [
         new GeoJsonLayer({
           id,
-          data: { type: 'FeatureCollection', features: data.features } as never,
+          data: data.collection as never,
           stroked: true,
-          filled: false,
-          getLineColor: [r, g, b, 255],
-          getFillColor: [r, g, b, 60],
-          getPointRadius: 4,
+          // Towers (poles) are filled dots; lines and outlines have no fill.
+          filled: Boolean(d.style.pole),
+          getLineColor: lineOf,
+          getFillColor: (f: Feature) => [...colorOf(f.properties), 255],
+          updateTriggers: triggers,
+          getPointRadius: d.style.pole ? 5 : 4,
           pointRadiusUnits: 'pixels',
           lineWidthUnits: 'pixels',
-          getLineWidth: 2,
+          getLineWidth: d.style.lineWidth ?? 2,
           pickable: true,
         }),
       ];

@@ -4,7 +4,7 @@ import { MapboxOverlay } from '@deck.gl/mapbox';
 import { Map as MapLibreMap, type StyleSpecification, setWorkerUrl } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
-import { ecefToEnu } from '../glb-points.js';
+import { mapMeasureLayers, metresPerPixel, pickOnMap } from '../measure/map-measure.js';
 import { colorizePoints, type HeightFrame, maxPointSize } from '../point-styles.js';
 import type {
   CreateViewer,
@@ -15,19 +15,18 @@ import type {
   ViewerEvent,
   WorldImagery,
 } from '../scene.types.js';
-import { fetchAllFeatures } from '../vector-features.js';
+import { fetchLayerFeatures } from '../vector-features.js';
 import { VIEWER_CONSTANTS } from '../viewer-constants.js';
+import { EyeDomeEffect, EyeDomePointCloudLayer, EyeDomeShadeLayer, type HeightRange } from './eye-dome-lighting.js';
+import { MapImageryUnavailable, type WorldSource, worldSource } from './map-imagery.js';
+import { mapPoints } from './map-points.js';
 import { type MapVectorData, mapVectorLayers, pickedOf, prepareMapVectors } from './map-vectors.js';
-import { zoomForDistance } from './map-zoom.js';
+import { distanceForZoom, zoomForDistance } from './map-zoom.js';
 import { type SampledCloud, sampleTileset } from './tileset-sampler.js';
 
 setWorkerUrl(workerUrl);
 
-/** IGN Géoplateforme orthophotos as XYZ tiles (Web Mercator "PM" matrix set). */
-const IGN_TILES =
-  'https://data.geopf.fr/wmts?SERVICE=WMTS&REQUEST=GetTile&VERSION=1.0.0&LAYER=ORTHOIMAGERY.ORTHOPHOTOS&STYLE=normal&TILEMATRIXSET=PM&FORMAT=image/jpeg&TILEMATRIX={z}&TILEROW={y}&TILECOL={x}';
-
-/** A cloud loaded for the map: its points as east-north-up metres around `origin`. */
+/** A cloud loaded for the map: its points as east-north metres around `origin`, on the map's plane (map-points.ts). */
 interface MapCloud {
   description: PointCloudLayerDescription;
   sample: SampledCloud;
@@ -39,20 +38,67 @@ interface MapCloud {
   /** Point colours of the last render and the settings they were made for. */
   colors?: Uint8Array;
   colorKey?: unknown[];
+  /**
+   * The deck.gl data of the last render and the colours it was made from,
+   * kept while they are the same: a new object makes deck.gl upload every
+   * point again (MB per cloud), which on a software GPU blocks the page for
+   * seconds each time.
+   */
+  data?: PointCloudData;
+  dataColors?: Uint8Array;
+  /** Positions of the points drawn (every `step`-th point, see {@link MAX_DRAWN_POINTS}). */
+  drawnEnu?: Float32Array;
+  /** Heights of the points drawn, made when eye-dome lighting first needs them. */
+  drawnHeights?: Float32Array;
 }
 
-function styleFor(
-  imagery: WorldImagery,
-  rasters: RasterLayerDescription[],
-  bounds?: MapCloud['bounds'],
-): StyleSpecification {
+/**
+ * Most points the map draws of one cloud: an even subset (every n-th point)
+ * beyond it. deck.gl draws each point as an instance, and a software GPU
+ * (SwiftShader, machines without a GPU) pays microseconds per instance: the
+ * 465k points of WilliamsAZ took seconds per frame, each layer ticked froze
+ * the page. Seen from above, 150k points still cover the map's pixels.
+ */
+export const MAX_DRAWN_POINTS = 150_000;
+
+/** Every `step`-th item of `size` values each. */
+function everyNth<T extends Float32Array | Uint8Array>(values: T, size: number, step: number): T {
+  const n = Math.ceil(values.length / size / step);
+  const out = new (values.constructor as new (length: number) => T)(n * size);
+  for (let i = 0; i < n; i++) out.set(values.subarray(i * step * size, i * step * size + size), i * size);
+  return out;
+}
+
+/**
+ * Binary data of a PointCloudLayer (positions in metres around the cloud's
+ * origin, RGBA colours; with eye-dome lighting, each point's height in metres).
+ */
+interface PointCloudData {
+  length: number;
+  attributes: {
+    getPosition: { value: Float32Array; size: 3 };
+    getColor: { value: Uint8Array; size: 4; normalized: true };
+    getHeight?: { value: Float32Array; size: 1 };
+  };
+}
+
+/** The effects of the map: the same arrays each time, so deck.gl sets the effect up only when it changes. */
+const NO_EFFECTS: EyeDomeEffect[] = [];
+
+/** The world imagery shown on the map: its source (null: the plain background) and opacity (0..1). */
+interface MapWorld {
+  source: WorldSource | null;
+  opacity: number;
+}
+
+function styleFor(world: MapWorld, rasters: RasterLayerDescription[], bounds?: MapCloud['bounds']): StyleSpecification {
   const sources: StyleSpecification['sources'] = {};
   const layers: StyleSpecification['layers'] = [
     { id: 'background', type: 'background', paint: { 'background-color': '#1f2933' } },
   ];
-  if (imagery === 'ign') {
-    sources.world = { type: 'raster', tiles: [IGN_TILES], tileSize: 256, attribution: 'IGN-F/Géoportail', maxzoom: 19 };
-    layers.push({ id: 'world', type: 'raster', source: 'world' });
+  if (world.source) {
+    sources.world = { type: 'raster', tileSize: 256, ...world.source };
+    layers.push({ id: 'world', type: 'raster', source: 'world', paint: { 'raster-opacity': world.opacity } });
   }
   for (const r of rasters) {
     sources[`raster-${r.id}`] = {
@@ -84,7 +130,7 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
   try {
     map = new MapLibreMap({
       container,
-      style: styleFor(initial.imagery, []),
+      style: styleFor({ source: null, opacity: 1 }, []),
       center: [0, 20],
       zoom: 2,
       minZoom: Math.max(0, zoomForDistance(VIEWER_CONSTANTS.maximumZoomDistance2d)),
@@ -100,10 +146,21 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
     layers: [],
     // A click reports the feature under it (or none): the page shows its attributes.
     onClick: (info) => {
-      if (!destroyed) onEvent({ type: 'pick', feature: pickedOf(info) });
+      if (destroyed) return;
+      if (current.measure?.active) {
+        const [lon, lat] = info.coordinate ?? [];
+        const radius = 8 * metresPerPixel(lat ?? 0, map.getZoom());
+        const samples = [...clouds.values()].map((c) => c.sample);
+        const position = lon !== undefined && lat !== undefined ? pickOnMap(lon, lat, samples, radius) : null;
+        onEvent({ type: 'measurePick', position });
+        return;
+      }
+      onEvent({ type: 'pick', feature: pickedOf(info) });
     },
   });
   map.addControl(overlay);
+  const eyeDome = new EyeDomeEffect();
+  const eyeDomeEffects = [eyeDome];
   await new Promise<void>((resolve) => {
     if (map.loaded()) resolve();
     else map.once('load', () => resolve());
@@ -115,6 +172,8 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
   const clouds = new Map<string, MapCloud>();
   const loadingClouds = new Set<string>();
   const vectors = new Map<string, MapVectorData>();
+  /** The version each vector layer was loaded at: a new one (its product re-run) loads it again. */
+  const vectorVersions = new Map<string, string | undefined>();
   const loadingVectors = new Set<string>();
   const emit = (e: ViewerEvent) => {
     if (!destroyed) onEvent(e);
@@ -126,26 +185,40 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
 
   function render(): void {
     const layers: Layer[] = [];
-    for (const cloud of clouds.values()) {
-      if (!cloud.description.visible) continue;
-      const colors = colorsOf(cloud);
+    const shading = current.shading?.eyeDomeLighting ? current.shading : null;
+    const shown = [...clouds.values()].filter((c) => c.description.visible);
+    const range = shading ? heightRangeOf(shown) : null;
+    for (const cloud of shown) {
+      const props = {
+        data: dataOf(cloud),
+        coordinateSystem: COORDINATE_SYSTEM.METER_OFFSETS,
+        coordinateOrigin: cloud.origin,
+        sizeUnits: 'pixels' as const,
+        pointSize: Math.min(maxPointSize(current.pointSize), Math.max(1, current.pointSize)),
+        getNormal: [0, 0, 1] as [number, number, number],
+        material: false,
+        parameters: { depthCompare: 'always' as const },
+      };
+      // Eye-dome lighting: the layer that also knows heights (its own id: a new layer, set up with them).
       layers.push(
-        new PointCloudLayer({
-          id: `cloud-${cloud.description.id}`,
-          data: {
-            length: cloud.sample.count,
-            attributes: {
-              getPosition: { value: cloud.enu, size: 3 },
-              getColor: { value: colors, size: 4, normalized: true },
-            },
-          },
-          coordinateSystem: COORDINATE_SYSTEM.METER_OFFSETS,
-          coordinateOrigin: cloud.origin,
-          sizeUnits: 'pixels',
-          pointSize: Math.min(maxPointSize(current.pointSize), Math.max(1, current.pointSize)),
-          getNormal: [0, 0, 1],
-          material: false,
-          parameters: { depthCompare: 'always' },
+        range
+          ? new EyeDomePointCloudLayer({
+              ...props,
+              id: `cloud-${cloud.description.id}-shaded`,
+              data: withHeights(cloud, props.data),
+              ...range,
+            })
+          : new PointCloudLayer({ ...props, id: `cloud-${cloud.description.id}` }),
+      );
+    }
+    if (shading && range) {
+      layers.push(
+        new EyeDomeShadeLayer({
+          id: 'eye-dome-shade',
+          effect: eyeDome,
+          strength: shading.strength,
+          radius: shading.radius,
+          ...range,
         }),
       );
     }
@@ -155,7 +228,47 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
       const data = vectors.get(v.id);
       if (data) layers.push(...mapVectorLayers(v, data, zoom, current.locale ?? 'en-US'));
     }
-    overlay.setProps({ layers });
+    layers.push(...mapMeasureLayers(current.measure));
+    map.getCanvasContainer().style.cursor = current.measure?.active ? 'crosshair' : '';
+    overlay.setProps({ layers, effects: range ? eyeDomeEffects : NO_EFFECTS });
+  }
+
+  /** The heights of the shown clouds, lowest to highest (metres). */
+  function heightRangeOf(shown: MapCloud[]): HeightRange | null {
+    if (shown.length === 0) return null;
+    let minHeight = Number.POSITIVE_INFINITY;
+    let maxHeight = Number.NEGATIVE_INFINITY;
+    for (const c of shown) {
+      minHeight = Math.min(minHeight, c.frame.minHeight);
+      maxHeight = Math.max(maxHeight, c.frame.maxHeight);
+    }
+    return { minHeight, maxHeight: Math.max(maxHeight, minHeight + 0.01) };
+  }
+
+  /** The layer data with each drawn point's height: a new object only when the colours' data is new. */
+  function withHeights(cloud: MapCloud, data: PointCloudData): PointCloudData {
+    if (data.attributes.getHeight) return data;
+    const step = Math.max(1, Math.ceil(cloud.sample.count / MAX_DRAWN_POINTS));
+    cloud.drawnHeights ??= step === 1 ? cloud.heights : everyNth(cloud.heights, 1, step);
+    data.attributes.getHeight = { value: cloud.drawnHeights, size: 1 };
+    return data;
+  }
+
+  /** The layer data of a cloud (at most {@link MAX_DRAWN_POINTS}): the same object while its colours are the same. */
+  function dataOf(cloud: MapCloud): PointCloudData {
+    const colors = colorsOf(cloud);
+    if (cloud.data && cloud.dataColors === colors) return cloud.data;
+    const step = Math.max(1, Math.ceil(cloud.sample.count / MAX_DRAWN_POINTS));
+    cloud.drawnEnu ??= step === 1 ? cloud.enu : everyNth(cloud.enu, 3, step);
+    cloud.dataColors = colors;
+    cloud.data = {
+      length: cloud.drawnEnu.length / 3,
+      attributes: {
+        getPosition: { value: cloud.drawnEnu, size: 3 },
+        getColor: { value: step === 1 ? colors : everyNth(colors, 4, step), size: 4, normalized: true },
+      },
+    };
+    return cloud.data;
   }
 
   /** Colours of a cloud's points, made again only when the point mode or its settings change. */
@@ -183,16 +296,16 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
       const sample = await sampleTileset(url, {
         onProgress: (pending) => emit({ type: 'loading', pendingTiles: pending }),
       });
-      if (destroyed || !current.layers.some((l) => l.id === d.id)) return;
+      const wanted = current.layers.find((l) => l.id === d.id);
+      if (destroyed || !wanted) return;
+      if (wanted.kind === 'pointCloud' && wanted.version !== d.version) {
+        // Rewritten while it loaded (a classification edit): the new version is loaded instead.
+        queueMicrotask(() => update(current));
+        return;
+      }
       const box = sample.extras.bboxWgs84;
-      const minHeight = box?.minHeight ?? 0;
-      const maxHeight = box?.maxHeight ?? minHeight + 1;
-      const origin: [number, number, number] = box
-        ? [(box.west + box.east) / 2, (box.south + box.north) / 2, minHeight]
-        : [0, 0, 0];
-      const enu = ecefToEnu(sample.ecef, origin);
-      const heights = new Float32Array(sample.count);
-      for (let i = 0; i < sample.count; i++) heights[i] = minHeight + enu[i * 3 + 2]!;
+      // Flat on the map (see map-points.ts: points at their heights fall beyond deck.gl's far plane).
+      const { origin, positions: enu, heights, minHeight, maxHeight } = mapPoints(sample);
       const bounds: MapCloud['bounds'] = box
         ? [
             [box.west, box.south],
@@ -215,8 +328,12 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
         flown = true;
         // The container may have been laid out after the map was made.
         map.resize();
-        map.fitBounds(bounds, { padding: 40, duration: 0 });
-        map.setStyle(styleFor(current.imagery, rasterLayers(), bounds));
+        // Opened from the 3D view: on the place it looked at; else over the whole cloud.
+        const camera = current.camera;
+        if (camera)
+          map.jumpTo({ center: [camera.lon, camera.lat], zoom: zoomForDistance(camera.distance, camera.lat) });
+        else map.fitBounds(bounds, { padding: 40, duration: 0 });
+        map.setStyle(styleFor(world, rasterLayers(), bounds));
       }
       render();
       map.once('idle', () => emit({ type: 'tilesLoaded' }));
@@ -234,13 +351,14 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
 
   function syncVectors(list: VectorLayerDescription[]): void {
     for (const v of list) {
-      if (vectors.has(v.id) || loadingVectors.has(v.id)) continue;
+      if ((vectors.has(v.id) && vectorVersions.get(v.id) === v.version) || loadingVectors.has(v.id)) continue;
       loadingVectors.add(v.id);
-      fetchAllFeatures(new URL(v.url, document.baseURI).href)
+      fetchLayerFeatures(v)
         .then((collection) => {
           if (destroyed) return;
           // Kept while the map lives: ticking the layer again draws it at once.
           vectors.set(v.id, prepareMapVectors(collection, v));
+          vectorVersions.set(v.id, v.version);
           render();
         })
         .catch((err: Error) => emit({ type: 'error', code: 'VECTOR_LOAD_FAILED', layerId: v.id, message: err.message }))
@@ -249,11 +367,69 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
   }
 
   let styleKey = '';
+  let world: MapWorld = { source: null, opacity: 1 };
+  let worldKey = '';
+  let worldKeys = JSON.stringify({});
+  /** Choices already reported as unavailable: each is said once. */
+  const imageryReported = new Set<WorldImagery>();
+  function reportImagery(choice: WorldImagery, problem: MapImageryUnavailable['problem'], message: string): void {
+    if (imageryReported.has(choice)) return;
+    imageryReported.add(choice);
+    emit({ type: 'imagery', imagery: choice, problem, message });
+  }
+
+  /** Resolves the world imagery (Bing and ion read their tile URLs first), then restyles the map. */
+  function setWorld(next: SceneDescription): void {
+    const keys = {
+      cesiumIonToken: next.imageryOptions?.cesiumIonToken || undefined,
+      bingMapsKey: next.imageryOptions?.bingMapsKey || undefined,
+    };
+    const opacity = Math.min(1, Math.max(0, next.imageryOptions?.globeOpacity ?? 1));
+    const key = JSON.stringify([next.imagery, keys]);
+    if (key === worldKey) {
+      if (opacity !== world.opacity) {
+        world = { ...world, opacity };
+        if (world.source && map.getLayer('world')) map.setPaintProperty('world', 'raster-opacity', opacity);
+      }
+      return;
+    }
+    // New keys: each choice may be said again.
+    if (JSON.stringify(keys) !== worldKeys) imageryReported.clear();
+    worldKeys = JSON.stringify(keys);
+    worldKey = key;
+    const choice = next.imagery;
+    worldSource(choice, keys)
+      .catch((err: Error) => {
+        const problem = err instanceof MapImageryUnavailable ? err.problem : 'unreachable';
+        reportImagery(choice, problem, err.message);
+        return null;
+      })
+      .then((source) => {
+        if (destroyed || worldKey !== key) return;
+        world = { source, opacity };
+        styleKey = '';
+        update(current);
+      });
+  }
+
+  // Tiles of the world imagery that do not come (no network): said once, the map stays plain under them.
+  const onMapError = (e: { error?: { message?: string } }) => {
+    const sourceId = (e as { sourceId?: unknown }).sourceId;
+    if (sourceId === 'world' && current.imagery !== 'none') {
+      reportImagery(current.imagery, 'unreachable', e.error?.message ?? 'tile request failed');
+    }
+  };
+  map.on('error', onMapError);
+
   function update(next: SceneDescription): void {
     if (destroyed) return;
     current = next;
     const wanted = next.layers.filter((l): l is PointCloudLayerDescription => l.kind === 'pointCloud');
-    for (const id of [...clouds.keys()]) if (!wanted.some((w) => w.id === id)) clouds.delete(id);
+    for (const [id, cloud] of [...clouds]) {
+      // A new version (its tiles rewritten by a classification edit) is sampled again.
+      const w = wanted.find((c) => c.id === id);
+      if (!w || w.version !== cloud.description.version) clouds.delete(id);
+    }
     for (const d of wanted) {
       const cloud = clouds.get(d.id);
       if (cloud) cloud.description = d;
@@ -261,13 +437,11 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
     }
     syncVectors(next.layers.filter((l): l is VectorLayerDescription => l.kind === 'vector'));
     const rasters = rasterLayers();
-    const key = JSON.stringify([next.imagery, rasters.map((r) => [r.id, r.visible, r.opacity])]);
+    setWorld(next);
+    const key = JSON.stringify([world.source?.tiles, rasters.map((r) => [r.id, r.visible, r.opacity, r.version])]);
     if (key !== styleKey) {
       styleKey = key;
-      map.setStyle(styleFor(next.imagery, rasters, firstCloud()?.bounds));
-      if (next.imagery === 'cesium' || next.imagery === 'bing') {
-        emit({ type: 'error', code: 'IMAGERY_FAILED', message: `${next.imagery}: not available in the 2D map` });
-      }
+      map.setStyle(styleFor(world, rasters, firstCloud()?.bounds));
     }
     render();
   }
@@ -277,6 +451,13 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
     if (!destroyed && current.layers.some((l) => l.kind === 'vector' && l.visible && l.style.label)) render();
   };
   map.on('zoomend', onZoomEnd);
+  // Where the map looks, for the 3D view opened next.
+  const onMoveEnd = () => {
+    if (destroyed || !flown) return;
+    const c = map.getCenter();
+    emit({ type: 'camera', camera: { lon: c.lng, lat: c.lat, distance: distanceForZoom(map.getZoom(), c.lat) } });
+  };
+  map.on('moveend', onMoveEnd);
 
   update(initial);
   emit({ type: 'ready' });
@@ -289,6 +470,8 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
     destroy() {
       destroyed = true;
       map.off('zoomend', onZoomEnd);
+      map.off('moveend', onMoveEnd);
+      map.off('error', onMapError);
       map.removeControl(overlay);
       map.remove();
     },

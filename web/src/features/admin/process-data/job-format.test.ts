@@ -48,6 +48,7 @@ describe('job monitors', () => {
       PROCESSING: 'process-data',
       TILING: 'tiling',
       METADATA: 'metadata-processing',
+      CLASSIFICATION_EDIT: 'classification-edits',
     });
   });
 });

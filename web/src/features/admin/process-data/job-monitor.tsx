@@ -69,7 +69,7 @@ export function JobMonitor({ kind, tableUrlId, title, intro, columns }: JobMonit
         defaultRowsPerPage="10"
         defaultSortBy="id"
         defaultDescending
-        searchable={false}
+        searchPlaceholder={t('admin:table.searchJobs')}
         renderExpanded={(j) => <JobDetails job={j} />}
       />
     </PageFrame>

@@ -12,7 +12,7 @@ import type { DataColumn } from '../../../shared/ui/data-table/data-table.js';
 import type { pageRequest } from '../../../shared/ui/data-table/table-state.js';
 import { showToast } from '../../../shared/ui/toaster.js';
 import { formatBytes, formatNumber, retryOutcome } from './job-format.js';
-import { isJobRunning, JOB_REFRESH_MS, type Job, type JobKind, type JobState, retryProcessing } from './jobs.api.js';
+import { isJobRunning, JOB_REFRESH_MS, type Job, type JobState, retryProcessing } from './jobs.api.js';
 import './admin-jobs.css';
 
 /** Badge colours of the job states (spec §4). */
@@ -77,6 +77,8 @@ export function JobProgress({
 export function jobViewPath(job: Job): string {
   if (job.kind === 'PROCESSING') return routePath('admin_process_data_view', { id: job.id });
   if (job.kind === 'TILING') return routePath('admin_tiling_view', { projectId: job.projectId, tilingId: job.id });
+  if (job.kind === 'CLASSIFICATION_EDIT')
+    return routePath('admin_classification_edits_view', { projectId: job.projectId, jobId: job.id });
   return routePath('admin_metadata_view', { projectId: job.projectId, metadataId: job.id });
 }
 
@@ -121,6 +123,9 @@ export function useJobColumns(): Record<string, DataColumn<Job>> {
     {
       id: 'project',
       header: t('admin:jobs.fields.project'),
+      sortable: true,
+      truncate: true,
+      maxWidth: 240,
       width: 160,
       text: (j) => j.projectName,
       render: (j) => <Link to={routePath('admin_projects_view', { id: j.projectId })}>{j.projectName}</Link>,
@@ -129,6 +134,8 @@ export function useJobColumns(): Record<string, DataColumn<Job>> {
       id: 'lasName',
       header: t('admin:jobs.fields.lasName'),
       sortable: true,
+      truncate: true,
+      maxWidth: 220,
       width: 180,
       text: (j) => j.lasName ?? '',
       render: (j) => j.lasName ?? '',
@@ -151,6 +158,8 @@ export function useJobColumns(): Record<string, DataColumn<Job>> {
       id: 'user',
       header: t('admin:jobs.fields.user'),
       sortable: true,
+      truncate: true,
+      maxWidth: 240,
       width: 200,
       text: (j) => j.user ?? '',
       render: (j) => j.user ?? '',
@@ -246,8 +255,8 @@ export function useJobColumns(): Record<string, DataColumn<Job>> {
   return Object.fromEntries(cols.map((c) => [c.id, c]));
 }
 
-/** The fields of spec §3 each kind of job shows, in order. */
-export const JOB_FIELDS: Record<JobKind, string[]> = {
+/** The fields of spec §3 each kind of job shows, in order (classification edit jobs: issue 23). */
+export const JOB_FIELDS: Record<Job['kind'], string[]> = {
   PROCESSING: [
     'id',
     'state',
@@ -282,6 +291,7 @@ export const JOB_FIELDS: Record<JobKind, string[]> = {
     'retryCount',
   ],
   METADATA: ['taskId', 'state', 'percentage', 'lasName', 'user', 'area', 'createdAt', 'updatedAt'],
+  CLASSIFICATION_EDIT: ['id', 'state', 'timestamp', 'user', 'percentage', 'taskId', 'retryCount'],
 };
 
 /** Every field of a job as a definition list (expanded row and job view). */

@@ -9,11 +9,12 @@ export type Job = components['schemas']['Job'];
 /** Job state of spec §4: NONE, PENDING, PROGRESS, SUCCESS, FAILURE. */
 export type JobState = components['schemas']['JobState'];
 
-/** The three admin job monitors and the API path of each (spec §2). */
+/** The admin job monitors (spec §2; classification edits: issue 23) and the API path of each. */
 export const JOB_MONITORS = {
   PROCESSING: 'process-data',
   TILING: 'tiling',
   METADATA: 'metadata-processing',
+  CLASSIFICATION_EDIT: 'classification-edits',
 } as const;
 export type JobKind = keyof typeof JOB_MONITORS;
 
@@ -25,15 +26,15 @@ export function isJobRunning(job: Pick<Job, 'status'>): boolean {
   return job.status === 'PENDING' || job.status === 'PROGRESS';
 }
 
-/** GET /admin/{monitor}: one page of a job monitor (table contract of spec §7; no text search). */
+/** GET /admin/{monitor}: one page of a job monitor (table contract of spec §7, with its text search). */
 export function listJobs(kind: JobKind, request: ReturnType<typeof pageRequest>): Promise<Page<Job>> {
-  const { search: _ignored, ...query } = request;
-  return api.get<Page<Job>>(`/admin/${JOB_MONITORS[kind]}`, { query });
+  // The search goes too: project and file names, the user's email, or the job id (the monitors' search box).
+  return api.get<Page<Job>>(`/admin/${JOB_MONITORS[kind]}`, { query: { ...request } });
 }
 
 /**
  * GET one job of a monitor: `/admin/process-data/{id}` for a processing,
- * `/admin/{tiling|metadata-processing}/{projectId}/{jobId}` for the others.
+ * `/admin/{tiling|metadata-processing|classification-edits}/{projectId}/{jobId}` for the others.
  */
 export function getJob(kind: JobKind, jobId: string, projectId?: string): Promise<Job> {
   const id = encodeURIComponent(jobId);

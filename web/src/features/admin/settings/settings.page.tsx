@@ -22,6 +22,17 @@ import {
 } from './settings.api.js';
 import './settings.css';
 
+/** The form's values of what the server holds. */
+function valuesOf(p: GlobalParameters): SettingsValues {
+  return {
+    pointSize: p.pointSize,
+    tilingParameters: p.tilingParameters,
+    globeOpacity: p.globeOpacity,
+    cesiumIonToken: p.cesiumIonToken,
+    bingMapsKey: p.bingMapsKey,
+  };
+}
+
 /** The form of the settings, filled with what the server holds. */
 function SettingsForm({ initial, onSaved }: { initial: GlobalParameters; onSaved: (p: GlobalParameters) => void }) {
   const { t } = useTranslation();
@@ -35,14 +46,20 @@ function SettingsForm({ initial, onSaved }: { initial: GlobalParameters; onSaved
   } = useForm<SettingsValues>({
     resolver: zodResolver(settingsSchema),
     mode: 'onTouched',
-    defaultValues: { pointSize: initial.pointSize, tilingParameters: initial.tilingParameters },
+    defaultValues: valuesOf(initial),
   });
 
   const onSubmit = handleSubmit(async (v) => {
     setError(null);
     try {
-      const saved = await saveGlobalParameters({ pointSize: v.pointSize, tilingParameters: v.tilingParameters.trim() });
-      reset({ pointSize: saved.pointSize, tilingParameters: saved.tilingParameters });
+      const saved = await saveGlobalParameters({
+        pointSize: v.pointSize,
+        tilingParameters: v.tilingParameters.trim(),
+        globeOpacity: v.globeOpacity,
+        cesiumIonToken: v.cesiumIonToken.trim(),
+        bingMapsKey: v.bingMapsKey.trim(),
+      });
+      reset(valuesOf(saved));
       onSaved(saved);
       void showToast({ intent: Intent.SUCCESS, icon: 'tick', message: t('admin:settings.saved') });
     } catch (err) {
@@ -54,7 +71,15 @@ function SettingsForm({ initial, onSaved }: { initial: GlobalParameters; onSaved
         });
         return;
       }
-      if (applyServerFieldErrors(err, setFieldError, { pointSize: 'pointSize', tilingParameters: 'tilingParameters' }))
+      if (
+        applyServerFieldErrors(err, setFieldError, {
+          pointSize: 'pointSize',
+          tilingParameters: 'tilingParameters',
+          globeOpacity: 'globeOpacity',
+          cesiumIonToken: 'cesiumIonToken',
+          bingMapsKey: 'bingMapsKey',
+        })
+      )
         return;
       setError(err);
     }
@@ -79,6 +104,36 @@ function SettingsForm({ initial, onSaved }: { initial: GlobalParameters; onSaved
           min={POINT_SIZE_MIN}
           max={POINT_SIZE_MAX}
           inputMode="decimal"
+        />
+      </Card>
+      <Card className="nu-settings__card">
+        <H2>{t('admin:imagerySettings.title')}</H2>
+        <TextField
+          label={t('admin:imagerySettings.globeOpacity')}
+          registration={register('globeOpacity', { valueAsNumber: true })}
+          error={errors.globeOpacity?.message}
+          helperText={t('admin:imagerySettings.globeOpacityHelp')}
+          type="number"
+          step="5"
+          min={0}
+          max={100}
+          inputMode="numeric"
+        />
+        <TextField
+          label={t('admin:imagerySettings.cesiumIonToken')}
+          registration={register('cesiumIonToken')}
+          error={errors.cesiumIonToken?.message}
+          helperText={t('admin:imagerySettings.cesiumIonTokenHelp')}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <TextField
+          label={t('admin:imagerySettings.bingMapsKey')}
+          registration={register('bingMapsKey')}
+          error={errors.bingMapsKey?.message}
+          helperText={t('admin:imagerySettings.bingMapsKeyHelp')}
+          autoComplete="off"
+          spellCheck={false}
         />
       </Card>
       <Card className="nu-settings__card">
@@ -116,7 +171,7 @@ function SettingsForm({ initial, onSaved }: { initial: GlobalParameters; onSaved
           type="button"
           variant="minimal"
           disabled={!isDirty || isSubmitting}
-          onClick={() => reset({ pointSize: initial.pointSize, tilingParameters: initial.tilingParameters })}
+          onClick={() => reset(valuesOf(initial))}
         >
           {t('admin:settings.reset')}
         </Button>

@@ -249,6 +249,8 @@ export function useSubscriptionColumns(withUser = true): DataColumn<Subscription
       id: 'user',
       header: t('billing:fields.user'),
       sortable: true,
+      truncate: true,
+      maxWidth: 240,
       width: 220,
       text: (s) => s.user.email ?? '',
       render: (s) => <Link to={routePath('admin_users_view', { id: s.user.id })}>{s.user.email}</Link>,
@@ -257,6 +259,8 @@ export function useSubscriptionColumns(withUser = true): DataColumn<Subscription
       id: 'name',
       header: t('billing:fields.name'),
       sortable: true,
+      truncate: true,
+      maxWidth: 260,
       width: 180,
       text: (s) => s.name,
       render: (s) => (

@@ -9,15 +9,18 @@ import {
   InputGroup,
   NonIdealState,
   Spinner,
+  Tooltip,
 } from '@blueprintjs/core';
 import { Cell, Column as GridColumn, Table2 } from '@blueprintjs/table';
-import { Fragment, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { Fragment, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import type { Page } from '../../api/types.js';
 import { ErrorCallout } from '../error-callout.js';
 import { useQueryValues } from '../use-query-values.js';
+import './data-table.css';
 import {
+  debounce,
   pageCount,
   pageRequest,
   ROWS_PER_PAGE_OPTIONS,
@@ -44,7 +47,19 @@ export interface DataColumn<T> {
   sortable?: boolean;
   /** Width in the spreadsheet view, in pixels. */
   width?: number;
+  /**
+   * Long values (names, file names, emails) stay on one line, cut with an
+   * ellipsis at `maxWidth` pixels (default 320) with the whole text in a
+   * tooltip, so one long value cannot push the table off the screen.
+   */
+  truncate?: boolean;
+  maxWidth?: number;
+  /** Right-aligned, tabular figures. */
+  numeric?: boolean;
 }
+
+/** Default width, in pixels, at which a truncated column cuts its text. */
+export const TRUNCATE_MAX_WIDTH = 320;
 
 export interface DataTableProps<T> {
   /** Names the table in the query values (spec §2 tableUrlId). */
@@ -66,6 +81,19 @@ export interface DataTableProps<T> {
   selectionActions?: (selected: T[], clear: () => void) => ReactNode;
   /** Buttons at the right of the toolbar. */
   toolbar?: ReactNode;
+  /** Milliseconds between refreshes given the page shown (0: none), e.g. while a row is in progress. */
+  refreshInterval?: (page: Page<T> | undefined) => number;
+  /** Extra attributes of a row (`data-testid`, `data-*`), in every view. */
+  rowAttributes?: (row: T) => Record<string, string>;
+  /** Double-click on a row (table and line views). */
+  onRowDoubleClick?: (row: T) => void;
+  /** Shown instead of "No data available" when there is no row at all (no search typed). */
+  empty?: ReactNode;
+}
+
+/** SWR key prefix of a table's pages: `mutate(tableKeyMatcher(id))` refreshes the table. */
+export function tableKeyMatcher(tableUrlId: string) {
+  return (key: unknown) => Array.isArray(key) && key[0] === 'table' && key[1] === tableUrlId;
 }
 
 /**
@@ -90,6 +118,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
     renderExpanded,
     selectionActions,
     toolbar,
+    refreshInterval,
+    rowAttributes,
+    onRowDoubleClick,
+    empty,
   } = props;
   const { t } = useTranslation();
   const [query, setQuery] = useQueryValues();
@@ -100,23 +132,33 @@ export function DataTable<T>(props: DataTableProps<T>) {
     descending: defaultDescending,
     sortable,
   });
-  const update = (next: TableState) => setQuery(writeTableState(tableUrlId, next));
+  const update = (next: TableState) => setQuery(writeTableState(tableUrlId, next, query));
   const request = pageRequest(state);
   const { data, error, isLoading, isValidating, mutate } = useSWR(
     ['table', tableUrlId, request.limit, request.offset, request.sortBy, request.order, request.search ?? ''],
     () => fetchPage(request),
-    { keepPreviousData: true },
+    { keepPreviousData: true, ...(refreshInterval ? { refreshInterval } : {}) },
   );
 
   // Search: typed text is local, the query (and the request) follows 50 ms after the last key.
   const [searchText, setSearchText] = useState(state.search);
   useEffect(() => setSearchText(state.search), [state.search]);
-  useEffect(() => {
-    if (searchText === state.search) return;
-    // Patch only the search (and the page): a sort or view chosen while the timer ran must survive.
-    const id = setTimeout(() => setQuery({ tableUrlId, search: searchText || null, page: '1' }), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(id);
-  });
+  // The debounced call reads the state when it fires: a sort or view chosen while it waited survives.
+  const latest = useRef({ state, update });
+  latest.current = { state, update };
+  const pushSearch = useMemo(
+    () =>
+      debounce((text: string) => {
+        const { state: now, update: write } = latest.current;
+        if (text !== now.search) write({ ...now, search: text, page: 1 });
+      }, SEARCH_DEBOUNCE_MS),
+    [],
+  );
+  useEffect(() => () => pushSearch.cancel(), [pushSearch]);
+  const onSearch = (text: string) => {
+    setSearchText(text);
+    pushSearch(text);
+  };
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
@@ -146,6 +188,23 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const first = count === 0 ? 0 : request.offset + 1;
   const last = Math.min(count, request.offset + rows.length);
 
+  const cell = (c: DataColumn<T>, row: T): ReactNode => {
+    if (!c.truncate) return c.render(row);
+    const full = c.text?.(row) ?? '';
+    return (
+      <Tooltip
+        content={<span className="nu-table__tooltip">{full}</span>}
+        disabled={full === ''}
+        hoverOpenDelay={300}
+        targetTagName="span"
+        className="nu-table__truncate"
+        targetProps={{ style: { maxWidth: c.maxWidth ?? TRUNCATE_MAX_WIDTH } }}
+      >
+        {c.render(row)}
+      </Tooltip>
+    );
+  };
+
   const viewLabels: Record<TableView, string> = {
     table: t('common:table.viewTable'),
     columns: t('common:table.viewColumns'),
@@ -167,7 +226,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           placeholder={searchPlaceholder ?? t('common:table.search')}
           aria-label={searchPlaceholder ?? t('common:table.search')}
           value={searchText}
-          onValueChange={setSearchText}
+          onValueChange={onSearch}
           className="nu-table__search"
           rightElement={isValidating && !isLoading ? <Spinner size={16} className="nu-table__busy" /> : undefined}
         />
@@ -245,7 +304,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
       </div>
     );
   } else if (rows.length === 0) {
-    body = <NonIdealState icon="inbox" title={t('common:table.empty')} className="nu-table__state" />;
+    body =
+      empty && !state.search && count === 0 ? (
+        <div className="nu-table__state">{empty}</div>
+      ) : (
+        <NonIdealState icon="inbox" title={t('common:table.empty')} className="nu-table__state" />
+      );
   } else if (state.view === 'columns') {
     body = (
       <div className="nu-table__grid" style={{ height: Math.min(48 + rows.length * 20, 640) }}>
@@ -275,7 +339,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
           const key = rowKey(row);
           const [primary, ...rest] = columns;
           return (
-            <li key={key} className={`nu-table__line${selectionActions ? ' nu-table__line--check' : ''}`}>
+            <li
+              key={key}
+              className={`nu-table__line${selectionActions ? ' nu-table__line--check' : ''}`}
+              onDoubleClick={onRowDoubleClick ? () => onRowDoubleClick(row) : undefined}
+              {...rowAttributes?.(row)}
+            >
               {selectionActions && (
                 <Checkbox
                   className="nu-table__check"
@@ -290,7 +359,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                   .filter((c) => c.text?.(row) !== '')
                   .map((c) => (
                     <span key={c.id} className="nu-table__line-item">
-                      <span className="nu-muted">{c.header}</span> {c.render(row)}
+                      <span className="nu-muted">{c.header}</span> {cell(c, row)}
                     </span>
                   ))}
               </div>
@@ -323,7 +392,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
               </th>
             )}
             {columns.map((c) => (
-              <th key={c.id} aria-sort={c.sortable ? ariaSort(c.id) : undefined}>
+              <th
+                key={c.id}
+                aria-sort={c.sortable ? ariaSort(c.id) : undefined}
+                data-column={c.id}
+                className={c.numeric ? 'nu-table__num' : undefined}
+              >
                 {c.sortable ? (
                   <button type="button" className="nu-table__sort" onClick={() => update(toggleSort(state, c.id))}>
                     {c.header}
@@ -342,7 +416,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
             const open = expanded.has(key);
             return (
               <Fragment key={key}>
-                <tr className={selected.has(key) ? 'nu-table__row--selected' : undefined}>
+                <tr
+                  className={selected.has(key) ? 'nu-table__row--selected' : undefined}
+                  onDoubleClick={onRowDoubleClick ? () => onRowDoubleClick(row) : undefined}
+                  {...rowAttributes?.(row)}
+                >
                   {renderExpanded && (
                     <td className="nu-table__narrow">
                       <Button
@@ -366,7 +444,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     </td>
                   )}
                   {columns.map((c) => (
-                    <td key={c.id}>{c.render(row)}</td>
+                    <td key={c.id} className={c.numeric ? 'nu-table__num' : undefined}>
+                      {cell(c, row)}
+                    </td>
                   ))}
                 </tr>
                 {open && renderExpanded && (
@@ -382,9 +462,21 @@ export function DataTable<T>(props: DataTableProps<T>) {
     );
   }
 
+  // A failed refresh (a search, a sort, a page) over rows already shown: say so, or the old rows pass for the answer.
+  const staleError =
+    error && data ? (
+      <div className="nu-table__stale" data-testid="table-stale-error">
+        <ErrorCallout error={error} title={t('common:table.staleError')} />
+        <Button icon="refresh" small onClick={() => void mutate()}>
+          {t('common:table.retry')}
+        </Button>
+      </div>
+    ) : null;
+
   return (
     <Card className="nu-table" data-table={tableUrlId}>
       {header}
+      {staleError}
       <div className="nu-table__body">{body}</div>
       {footer}
     </Card>

@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { pageCount, pageRequest, readTableState, toggleSort, writeTableState } from './table-state.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  debounce,
+  pageCount,
+  pageRequest,
+  readTableState,
+  type TableState,
+  toggleSort,
+  writeTableState,
+} from './table-state.js';
 
 const defaults = { rowsPerPage: '10' as const, sortBy: 'id', descending: true, sortable: ['id', 'email'] };
 
@@ -75,5 +83,94 @@ describe('table state in query values', () => {
     const byEmail = toggleSort({ ...s, page: 4 }, 'email');
     expect(byEmail).toMatchObject({ sortBy: 'email', descending: false, page: 1 });
     expect(toggleSort(byEmail, 'email')).toMatchObject({ sortBy: 'email', descending: true });
+  });
+});
+
+/** Applies a query patch the way useQueryValues does (null or '' removes), through a real URL. */
+function applyPatch(url: string, patch: Record<string, string | null>): string {
+  const u = new URL(url);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null || v === '') u.searchParams.delete(k);
+    else u.searchParams.set(k, v);
+  }
+  return u.toString();
+}
+const queryOf = (url: string) => Object.fromEntries(new URL(url).searchParams.entries());
+
+describe('two tables on one page', () => {
+  const projects = { rowsPerPage: '50' as const, sortBy: 'id', descending: true, sortable: ['id', 'name'] };
+
+  it('keeps each table’s state through a real URL when the other one is used', () => {
+    let url = 'http://localhost/admin?tab=subscribed';
+    const users: TableState = { ...readTableState({}, 'users', defaults), sortBy: 'email', descending: false, page: 3 };
+    url = applyPatch(url, writeTableState('users', users, queryOf(url)));
+    expect(queryOf(url)).toMatchObject({ tableUrlId: 'users', sortBy: 'email', descending: 'false', page: '3' });
+
+    // The second table becomes active: the first one's values move to its own keys.
+    const byName = toggleSort(readTableState(queryOf(url), 'projects', projects), 'name');
+    url = applyPatch(url, writeTableState('projects', { ...byName, search: 'quarry' }, queryOf(url)));
+    const q = queryOf(url);
+    expect(q).toMatchObject({
+      tab: 'subscribed',
+      tableUrlId: 'projects',
+      sortBy: 'name',
+      descending: 'false',
+      search: 'quarry',
+      'users.sortBy': 'email',
+      'users.descending': 'false',
+      'users.page': '3',
+    });
+    expect(readTableState(q, 'users', defaults)).toEqual(users);
+    expect(readTableState(q, 'projects', projects)).toMatchObject({ sortBy: 'name', search: 'quarry', page: 1 });
+
+    // Back to the first table: its stashed keys are gone, the second one's are stashed.
+    url = applyPatch(url, writeTableState('users', { ...users, page: 4 }, q));
+    const back = queryOf(url);
+    expect(Object.keys(back).filter((k) => k.startsWith('users.'))).toEqual([]);
+    expect(back).toMatchObject({ tableUrlId: 'users', page: '4', sortBy: 'email', 'projects.search': 'quarry' });
+    expect(readTableState(back, 'projects', projects)).toMatchObject({
+      sortBy: 'name',
+      descending: false,
+      search: 'quarry',
+    });
+  });
+});
+
+describe('search debounce', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs once, with the last value, 50 ms after the last call', () => {
+    vi.useFakeTimers();
+    const seen: string[] = [];
+    const search = debounce((text: string) => seen.push(text), 50);
+    search('a');
+    vi.advanceTimersByTime(30);
+    search('ad');
+    vi.advanceTimersByTime(30);
+    search('ada');
+    vi.advanceTimersByTime(49);
+    expect(seen).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(seen).toEqual(['ada']);
+    vi.advanceTimersByTime(500);
+    expect(seen).toEqual(['ada']);
+  });
+
+  it('cancels and flushes a waiting call', () => {
+    vi.useFakeTimers();
+    const seen: string[] = [];
+    const search = debounce((text: string) => seen.push(text), 50);
+    search('x');
+    search.cancel();
+    vi.advanceTimersByTime(100);
+    expect(seen).toEqual([]);
+    search('y');
+    search.flush();
+    expect(seen).toEqual(['y']);
+    search.flush();
+    vi.advanceTimersByTime(100);
+    expect(seen).toEqual(['y']);
   });
 });

@@ -25,14 +25,28 @@ export interface TableDefaults {
   sortable: readonly string[];
 }
 
+/** The query values of one table's state (spec §2), besides `tableUrlId`. */
+export const TABLE_QUERY_KEYS = ['page', 'rowsPerPage', 'sortBy', 'descending', 'search', 'view'] as const;
+
 /**
- * Reads a table's state from the query values. Values belong to the table
- * named by `tableUrlId`; another table's values (or none) give the defaults.
- * Anything malformed falls back to its default rather than failing.
+ * The query key under which a table that is not the active one keeps a value:
+ * `users.sortBy`. The active table (named by `tableUrlId`) uses the plain keys
+ * of spec §2; the others keep theirs prefixed, so two tables on one page each
+ * keep their own state in the URL.
+ */
+export function stashedKey(tableUrlId: string, key: string): string {
+  return `${tableUrlId}.${key}`;
+}
+
+/**
+ * Reads a table's state from the query values: the plain values when the
+ * query's `tableUrlId` names this table, else its stashed (prefixed) values,
+ * else the defaults. Anything malformed falls back to its default rather than
+ * failing.
  */
 export function readTableState(query: Record<string, string>, tableUrlId: string, d: TableDefaults): TableState {
   const mine = query.tableUrlId === tableUrlId;
-  const get = (k: string) => (mine ? query[k] : undefined);
+  const get = (k: string) => (mine ? query[k] : query[stashedKey(tableUrlId, k)]);
   const page = Number.parseInt(get('page') ?? '', 10);
   const rpp = get('rowsPerPage');
   const sortBy = get('sortBy');
@@ -50,9 +64,30 @@ export function readTableState(query: Record<string, string>, tableUrlId: string
   };
 }
 
-/** The query values that record a table state (with its tableUrlId). */
-export function writeTableState(tableUrlId: string, s: TableState): Record<string, string | null> {
+/**
+ * The query patch that records a table state under the plain keys (with its
+ * tableUrlId). Given the current `query`, the values of the table that was
+ * active until now move to its stashed keys first, and this table's stashed
+ * keys are removed: each table keeps its own state.
+ */
+export function writeTableState(
+  tableUrlId: string,
+  s: TableState,
+  query: Record<string, string> = {},
+): Record<string, string | null> {
+  const patch: Record<string, string | null> = {};
+  const previous = query.tableUrlId;
+  if (previous && previous !== tableUrlId) {
+    for (const k of TABLE_QUERY_KEYS) {
+      const v = query[k];
+      if (v !== undefined && v !== '') patch[stashedKey(previous, k)] = v;
+    }
+  }
+  for (const k of TABLE_QUERY_KEYS) {
+    if (query[stashedKey(tableUrlId, k)] !== undefined) patch[stashedKey(tableUrlId, k)] = null;
+  }
   return {
+    ...patch,
     tableUrlId,
     page: String(s.page),
     rowsPerPage: s.rowsPerPage,
@@ -92,4 +127,46 @@ export function toggleSort(s: TableState, column: string): TableState {
   return s.sortBy === column
     ? { ...s, descending: !s.descending, page: 1 }
     : { ...s, sortBy: column, descending: false, page: 1 };
+}
+
+/** A function whose calls wait `ms` after the last one; `cancel` drops a waiting call. */
+export interface Debounced<A extends unknown[]> {
+  (...args: A): void;
+  cancel(): void;
+  /** Runs the waiting call now, if any. */
+  flush(): void;
+}
+
+/**
+ * Delays `fn` until `ms` have passed without a new call; only the last call's
+ * arguments run (the search box: one request 50 ms after the last key, spec §9).
+ *
+ * @example
+ * const search = debounce((text: string) => setQuery({ search: text }), 50);
+ * search('a'); search('ad'); search('ada'); // one setQuery, with 'ada', 50 ms later
+ */
+export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number): Debounced<A> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let pending: A | undefined;
+  const run = () => {
+    timer = undefined;
+    const args = pending;
+    pending = undefined;
+    if (args) fn(...args);
+  };
+  const debounced = (...args: A) => {
+    pending = args;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(run, ms);
+  };
+  debounced.cancel = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    pending = undefined;
+  };
+  debounced.flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    run();
+  };
+  return debounced;
 }

@@ -10,7 +10,8 @@ export interface ZipMember {
 
 /**
  * Reads every member of a ZIP (stored or deflated, no ZIP64) through its
- * central directory; for tests of the writers, independent of GDAL.
+ * central directory, independent of GDAL: the writers' tests, and the clip job copying a
+ * Shapefile set into its zip.
  */
 export function readZip(file: string): Map<string, ZipMember> {
   const zip = readFileSync(file);

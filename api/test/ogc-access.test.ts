@@ -1,0 +1,244 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectionStats } from '../src/db/queries/features.queries.js';
+import { bearer, json } from './accounts.js';
+import { createTestApp, type TestApp } from './app.js';
+import { as, createProject, type TestUser, testUser } from './projects.js';
+
+/**
+ * The OGC routes of one collection (document, items, tiles) read the token or
+ * share, its user and the collection in a single query, with nothing cached:
+ * what the credentials may open is decided afresh on every request.
+ */
+describe('OGC collection requests: credentials and collection in one round trip, decided on every request', () => {
+  let t: TestApp;
+  let ada: TestUser;
+  let bob: TestUser;
+  let admin: TestUser;
+  let projectId: string;
+  let grid: string;
+  let other: string;
+  /** Queries the app's pool ran (kysely checks a client out per query). */
+  let queries = 0;
+
+  const get = (path: string, headers: Record<string, string> = {}) => t.app.request(path, { headers });
+  const makeToken = async (user: TestUser, body: Record<string, unknown> = { name: 'GIS' }) =>
+    json(await t.app.request('/api/users/current/access-tokens', as(user, 'POST', body)));
+  const counted = async (path: string, headers: Record<string, string>) => {
+    const before = queries;
+    const res = await get(path, headers);
+    await res.arrayBuffer();
+    return { status: res.status, queries: queries - before };
+  };
+
+  /** A READY vector asset of a project with a 20 × 20 grid of points near 138.55°E 35.05°S. */
+  async function vectorAsset(project: string, type: string): Promise<string> {
+    const { db } = t.tdb;
+    const layer = await db
+      .insertInto('layers')
+      .values({ project_id: project, name: `Vectors ${type}`, type: 'VECTOR' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { id } = await db
+      .insertInto('assets')
+      .values({ project_id: project, layer_id: layer.id, type, status: 'READY', name: type.toLowerCase() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await sql`
+      INSERT INTO features (asset_id, geom, properties)
+      SELECT ${id}, ST_SetSRID(ST_MakePoint(138.55 + i * 0.0002, -35.05 + j * 0.0002), 4326),
+             jsonb_build_object('elevation', i * 20 + j)
+      FROM generate_series(0, 19) i, generate_series(0, 19) j`.execute(db);
+    return id;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ada = await testUser(t, 'ada.ogc-access@example.com');
+    bob = await testUser(t, 'bob.ogc-access@example.com');
+    admin = await testUser(t, 'admin.ogc-access@example.com', ['user', 'admin']);
+    projectId = (await createProject(t, ada, 'Access')).id;
+    grid = await vectorAsset(projectId, 'GRID');
+    other = await vectorAsset((await createProject(t, bob, 'Elsewhere')).id, 'GRID');
+    t.tdb.pool.on('acquire', () => {
+      queries++;
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers an items page and a tile with a personal access token after one look-up query', async () => {
+    const { token } = await makeToken(ada);
+    const auth = bearer(token);
+    // The first request also reads the collection's count and extent, kept per asset version.
+    expect((await counted(`/ogc/collections/${grid}/items?limit=5`, auth)).status).toBe(200);
+    expect(await counted(`/ogc/collections/${grid}/items?limit=5&offset=10`, auth)).toEqual({
+      status: 200,
+      queries: 2,
+    });
+    expect(
+      await counted(`/ogc/collections/${grid}/items?limit=5&bbox=138.5499,-35.0501,138.5503,-35.0497`, auth),
+    ).toEqual({ status: 200, queries: 2 });
+    expect(await counted(`/ogc/collections/${grid}?token=${token}`, {})).toEqual({ status: 200, queries: 1 });
+    const tile = `/ogc/collections/${grid}/tiles/WebMercatorQuad/16/39588/57990`;
+    expect(await counted(tile, auth)).toEqual({ status: 200, queries: 2 });
+    // From the tiles store: the look-up only.
+    expect(await counted(tile, auth)).toEqual({ status: 200, queries: 1 });
+    expect(await counted(`/ogc/collections/${grid}/tiles/WebMercatorQuad/17/79176/115980`, auth)).toEqual({
+      status: 200,
+      queries: 2,
+    });
+    const page = await json(
+      await get(`/ogc/collections/${grid}/items?limit=5&bbox=138.5499,-35.0501,138.5503,-35.0497`, auth),
+    );
+    expect(page.numberMatched).toBe(4);
+    expect(page.features.map((f: { id: number }) => f.id)).toEqual(
+      [...page.features.map((f: { id: number }) => f.id)].sort((a, b) => a - b),
+    );
+  });
+
+  it('refuses a revoked, expired or unknown token and a disabled account at the very next request', async () => {
+    const made = await makeToken(ada);
+    const items = `/ogc/collections/${grid}/items?limit=1`;
+    const tile = `/ogc/collections/${grid}/tiles/WebMercatorQuad/16/39588/57990`;
+    expect((await get(items, bearer(made.token))).status).toBe(200);
+    expect((await get(tile, bearer(made.token))).status).toBe(200);
+    expect((await t.app.request(`/api/users/current/access-tokens/${made.id}`, as(ada, 'DELETE'))).status).toBe(204);
+    for (const res of [
+      await get(items, bearer(made.token)),
+      await get(`${items}&token=${made.token}`),
+      await get(tile, bearer(made.token)),
+      // A tile not stored yet.
+      await get(`/ogc/collections/${grid}/tiles/WebMercatorQuad/18/158352/231961`, bearer(made.token)),
+      await get(`/ogc/collections/${grid}`, bearer(made.token)),
+    ]) {
+      expect(res.status).toBe(401);
+      expect((await json(res)).code).toBe('ACCESS_TOKEN_INVALID');
+    }
+    const expiring = await makeToken(ada);
+    expect((await get(items, bearer(expiring.token))).status).toBe(200);
+    await t.tdb.db
+      .updateTable('access_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expiring.id)
+      .execute();
+    expect((await get(items, bearer(expiring.token))).status).toBe(401);
+    // Unknown or malformed tokens: 401 before the collection is considered, even one that does not exist.
+    expect((await get(items, bearer(`nuage_pat_${'x'.repeat(43)}`))).status).toBe(401);
+    expect((await get(`/ogc/collections/99999999/items`, bearer(`nuage_pat_${'x'.repeat(43)}`))).status).toBe(401);
+    expect((await get(`${items}&token=nuage_pat_short`)).status).toBe(401);
+    expect((await get(`${items}&token=not*a*token`)).status).toBe(401);
+    const bobs = await makeToken(bob);
+    expect((await get(`/ogc/collections/${other}/items?limit=1`, bearer(bobs.token))).status).toBe(200);
+    await t.tdb.db.updateTable('users').set({ enabled: false }).where('id', '=', bob.id).execute();
+    expect((await get(`/ogc/collections/${other}/items?limit=1`, bearer(bobs.token))).status).toBe(401);
+    await t.tdb.db.updateTable('users').set({ enabled: true }).where('id', '=', bob.id).execute();
+  });
+
+  it("opens only the collections a token's user may read: 404 for another user's, every one for an admin", async () => {
+    const adas = (await makeToken(ada)).token;
+    const bobs = (await makeToken(bob)).token;
+    const admins = (await makeToken(admin)).token;
+    expect((await get(`/ogc/collections/${other}/items?limit=1`, bearer(adas))).status).toBe(404);
+    expect((await get(`/ogc/collections/${grid}/items?limit=1`, bearer(bobs))).status).toBe(404);
+    expect((await get(`/ogc/collections/${grid}/tiles/WebMercatorQuad/16/39588/57990`, bearer(bobs))).status).toBe(404);
+    // A tile not stored yet is made for none of them, and then opens to its owner.
+    const fresh = `/ogc/collections/${grid}/tiles/WebMercatorQuad/17/79175/115981`;
+    expect((await get(fresh, bearer(bobs))).status).toBe(404);
+    expect((await get(fresh, bearer(`nuage_pat_${'x'.repeat(43)}`))).status).toBe(401);
+    expect((await get(fresh)).status).toBe(401);
+    expect((await get(fresh, bearer(adas))).status).toBe(200);
+    expect((await get(`/ogc/collections/${grid}/items?limit=1`, bearer(admins))).status).toBe(200);
+    expect((await get(`/ogc/collections/${other}/items?limit=1`, bearer(admins))).status).toBe(200);
+    expect((await get(`/ogc/collections/99999999/items`, bearer(adas))).status).toBe(404);
+    expect((await get(`/ogc/collections/nope/items`, bearer(adas))).status).toBe(404);
+    // Sessions still open their own projects only.
+    expect((await get(`/ogc/collections/${grid}/items?limit=1`, ada.auth)).status).toBe(200);
+    expect((await get(`/ogc/collections/${grid}/items?limit=1`, bob.auth)).status).toBe(404);
+    expect((await get(`/ogc/collections/${grid}/items?limit=1`)).status).toBe(401);
+  });
+
+  it("opens a shared project's collections with its share token until the share is revoked", async () => {
+    const { token } = await json(await t.app.request(`/api/projects/${projectId}/share-token`, as(ada, 'POST')));
+    expect((await counted(`/ogc/collections/${grid}/items?limit=1&token=${token}`, {})).status).toBe(200);
+    expect(await counted(`/ogc/collections/${grid}/items?limit=1&token=${token}`, {})).toEqual({
+      status: 200,
+      queries: 2,
+    });
+    // Another project's collection: the share opens nothing there.
+    expect((await get(`/ogc/collections/${other}/items?limit=1&token=${token}`)).status).toBe(404);
+    await t.app.request(`/api/projects/${projectId}/share-token`, as(ada, 'DELETE'));
+    const res = await get(`/ogc/collections/${grid}/items?limit=1&token=${token}`);
+    expect(res.status).toBe(401);
+    expect((await json(res)).code).toBe('ACCESS_TOKEN_INVALID');
+    expect((await get(`/ogc/collections/${grid}/tiles/WebMercatorQuad/16/39588/57990?token=${token}`)).status).toBe(
+      401,
+    );
+    expect((await get(`/ogc/collections/${grid}/tiles/WebMercatorQuad/18/158352/231962?token=${token}`)).status).toBe(
+      401,
+    );
+  });
+
+  it('pages by offset the same whether the ids are dense (read from the page start) or not', async () => {
+    const { token } = await makeToken(ada);
+    const auth = bearer(token);
+    // Two collections whose features were stored interleaved: neither has dense ids.
+    const { db } = t.tdb;
+    const layer = await db
+      .selectFrom('layers')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('type', '=', 'VECTOR')
+      .executeTakeFirstOrThrow();
+    const [odd, even] = await Promise.all(
+      ['CONTOUR_LINE', 'TREE_TOP'].map(
+        async (type) =>
+          (
+            await db
+              .insertInto('assets')
+              .values({ project_id: projectId, layer_id: layer.id, type, status: 'READY', name: type })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+      ),
+    );
+    await sql`
+      INSERT INTO features (asset_id, geom, properties)
+      SELECT CASE WHEN k % 2 = 1 THEN ${odd}::bigint ELSE ${even}::bigint END,
+             ST_SetSRID(ST_MakePoint(138.55 + k * 0.0001, -35.05), 4326), jsonb_build_object('k', k)
+      FROM generate_series(1, 60) k`.execute(db);
+    const stats = await collectionStats(db, [grid, odd!]);
+    expect(stats.get(grid)).toMatchObject({ features: 400, denseFrom: expect.stringMatching(/^\d+$/) });
+    expect(stats.get(odd!)).toMatchObject({ features: 30, denseFrom: null });
+    const ids = async (collection: string, query: string) =>
+      (await json(await get(`/ogc/collections/${collection}/items?${query}`, auth))).features.map(
+        (f: { id: number }) => f.id,
+      );
+    for (const [collection, n] of [
+      [grid, 400],
+      [odd!, 30],
+    ] as const) {
+      const all = await ids(collection, 'limit=10000');
+      expect(all).toHaveLength(n);
+      expect(all).toEqual([...all].sort((a: number, b: number) => a - b));
+      for (const offset of [0, 1, 7, n - 3, n - 1, n, n + 5]) {
+        expect(await ids(collection, `limit=5&offset=${offset}`), `offset ${offset} of ${n}`).toEqual(
+          all.slice(offset, offset + 5),
+        );
+      }
+    }
+    // Features replaced behind the statistics' back (same asset version): the page is read again by offset.
+    await sql`DELETE FROM features WHERE asset_id = ${grid}`.execute(db);
+    await sql`
+      INSERT INTO features (asset_id, geom, properties)
+      SELECT ${grid}, ST_SetSRID(ST_MakePoint(138.55 + i * 0.0002, -35.05 + j * 0.0002), 4326),
+             jsonb_build_object('elevation', i * 20 + j)
+      FROM generate_series(0, 19) i, generate_series(0, 19) j`.execute(db);
+    const fresh = (
+      await sql<{ id: string }>`SELECT id FROM features WHERE asset_id = ${grid} ORDER BY id`.execute(db)
+    ).rows.map((r) => Number(r.id));
+    expect(await ids(grid, 'limit=3&offset=10')).toEqual(fresh.slice(10, 13));
+  });
+});

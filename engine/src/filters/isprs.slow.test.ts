@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readIsprsSample, scoreIsprsSample } from './isprs.js';
+
+/**
+ * The ground filter on the ISPRS WG III/3 filter test (7 of the 15 samples in
+ * ../shared/data/isprs; the 8 others are held back), with ONE parameter set:
+ * the defaults. Floors are the means reached on 2026-11-26 with the level and
+ * slope growth over terrain steps, the deck check and the raised-point check
+ * (TE 2.74 %, kappa 86.85 %; per sample TE / kappa: samp12 3.06 / 93.9,
+ * samp21 1.36 / 96.0, samp23 4.52 / 90.9, samp42 1.62 / 96.2, samp53 3.69 /
+ * 63.4, samp54 2.65 / 94.7, samp61 2.26 / 73.0), rounded against us: a
+ * regression guard. Before them: TE 3.39 %, kappa 84.35 % (smooth-segment
+ * check and roughness-gated densification); before that TE 3.89 %, kappa
+ * 82.6 %; before the TIN densification: TE 5.02 %, kappa 78.5 %. The project's goal
+ * (issue 19) is TE <= 3.0 % and kappa >= 90 %.
+ */
+const DIR = path.resolve(import.meta.dirname, '../../../../shared/data/isprs');
+const SAMPLES = ['samp12', 'samp21', 'samp23', 'samp42', 'samp53', 'samp54', 'samp61'];
+const present = existsSync(DIR);
+
+if (!present && process.env.CI) {
+  throw new Error(`the ISPRS samples are missing: ${DIR} (the scoring test must run in CI)`);
+}
+if (!present) console.warn(`isprs.slow.test: skipped, ${DIR} is missing`);
+
+describe.runIf(present)('ground filter on the ISPRS filter test (one parameter set)', () => {
+  it('mean total error <= 2.78 % and mean kappa >= 86.8 % over the 7 samples', async () => {
+    let te = 0;
+    let kappa = 0;
+    const rows: string[] = [];
+    for (const name of SAMPLES) {
+      const sample = await readIsprsSample(path.join(DIR, `${name}.txt`));
+      const a = scoreIsprsSample(sample);
+      expect(a.compared).toBe(sample.cloud.count);
+      te += a.totalError;
+      kappa += a.kappa;
+      const pc = (v: number) => (100 * v).toFixed(2);
+      rows.push(`${name} TE ${pc(a.totalError)} I ${pc(a.typeIError)} II ${pc(a.typeIIError)} kappa ${pc(a.kappa)}`);
+      // Every sample keeps a sound labelling (no collapse to all-ground or all-object).
+      expect(a.kappa).toBeGreaterThan(0.6);
+    }
+    console.log(rows.join('\n'));
+    expect(te / SAMPLES.length).toBeLessThanOrEqual(0.0278);
+    expect(kappa / SAMPLES.length).toBeGreaterThanOrEqual(0.868);
+  }, 300_000);
+});
