@@ -27,33 +27,41 @@ if (missing && !process.env.TEST_DATABASE_URL) {
   }
 }
 
-const out = path.join(mkdtempSync(path.join(tmpdir(), 'nuage-vitest-')), 'results.json');
-const args = [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${out}`,
-  ...process.argv.slice(2),
-];
-const run = spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: process.env });
-let summary = null;
-try {
-  summary = JSON.parse(readFileSync(out, 'utf8'));
-} catch {
-  // vitest died before writing its report: the exit code says it all.
-}
-if (summary) {
-  const passed = summary.numPassedTests ?? 0;
-  const failed = summary.numFailedTests ?? 0;
-  const skipped = (summary.numPendingTests ?? 0) + (summary.numTodoTests ?? 0);
+// With no arguments, two phases: every package's tests, then the browser journeys alone (they
+// render WebGL in software and would otherwise share the 2 cores with the engine's heavy tests).
+// With arguments (`npm test -- engine/src/x.test.ts`), one vitest run with them.
+const extra = process.argv.slice(2);
+const phases = extra.length ? [undefined] : ['units', 'browser'];
+let status = 0;
+const totals = { passed: 0, failed: 0, skipped: 0, suites: 0, reports: 0 };
+for (const phase of phases) {
+  const out = path.join(mkdtempSync(path.join(tmpdir(), 'nuage-vitest-')), 'results.json');
+  const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extra];
+  if (phase) console.log(`npm test: ${phase === 'units' ? "the packages' tests" : 'the browser journeys'}`);
+  const env = phase ? { ...process.env, NUAGE_TEST_PHASE: phase } : process.env;
+  const run = spawnSync('npx', args, { cwd: root, stdio: 'inherit', env });
+  if ((run.status ?? 1) !== 0) status = run.status ?? 1;
+  let summary = null;
+  try {
+    summary = JSON.parse(readFileSync(out, 'utf8'));
+  } catch {
+    // vitest died before writing its report: the exit code says it all.
+  }
+  if (!summary) continue;
+  totals.reports++;
+  totals.passed += summary.numPassedTests ?? 0;
+  totals.failed += summary.numFailedTests ?? 0;
+  totals.skipped += (summary.numPendingTests ?? 0) + (summary.numTodoTests ?? 0);
   // A suite (file or describe block) that failed: its tests' failures are counted above; a file that
   // failed before any test ran (an import error, a hook) has none, so it is named apart.
-  const suites = (summary.testResults ?? []).filter(
+  totals.suites += (summary.testResults ?? []).filter(
     (r) => r.status === 'failed' && !(r.assertionResults ?? []).some((a) => a.status === 'failed'),
   ).length;
+}
+if (totals.reports) {
+  const { passed, failed, skipped, suites } = totals;
   console.log(
     `tests: ${passed} passed, ${failed} failed, ${skipped} skipped${suites ? `; ${suites} test files failed outside their tests` : ''}`,
   );
 }
-process.exit(run.status ?? 1);
+process.exit(status);
