@@ -47,6 +47,21 @@ export const CONFIG_VARIABLES = {
   },
   MAIL_FROM: { default: 'Nuage <no-reply@nuage.local>', description: 'Sender of outgoing mail.' },
   WORKER_CONCURRENCY: { default: '1', description: 'Jobs one worker process runs at once.' },
+  TILED_PROCESSING_POINTS: {
+    default: '30000000',
+    description:
+      'Clouds with at least this many points are classified in tiles, one job per tile that any worker process (on any machine) may take; 0 never tiles.',
+  },
+  TILE_POINTS: { default: '8000000', description: 'Points a tile of a tiled processing holds, about.' },
+  TILE_BUFFER_METRES: {
+    default: '40',
+    description: 'Overlap around each tile (metres), so ground, buildings and wires are not cut at the seams.',
+  },
+  TILE_STALE_SECONDS: {
+    default: '120',
+    description:
+      'A running tile whose heartbeat is older than this (its worker died) is taken again by another worker.',
+  },
   TILER_WARM_UP: {
     default: 'true',
     description:
@@ -125,6 +140,10 @@ const schema = z.object({
   SMTP_URL: z.string(),
   MAIL_FROM: z.string().min(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64),
+  TILED_PROCESSING_POINTS: z.coerce.number().int().min(0),
+  TILE_POINTS: z.coerce.number().int().min(1000),
+  TILE_BUFFER_METRES: z.coerce.number().min(0).max(1000),
+  TILE_STALE_SECONDS: z.coerce.number().min(1).max(86400),
   TILER_WARM_UP: z.enum(['true', 'false']).transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive(),

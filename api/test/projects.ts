@@ -83,7 +83,7 @@ export async function uploadRealFile(
   // biome-ignore lint/suspicious/noExplicitAny: test bodies are arbitrary JSON
 ): Promise<{ project: any; assetId: string }> {
   const project = await createProject(t, user, projectName);
-  const full = realFile(file);
+  const full = path.isAbsolute(file) ? file : realFile(file);
   const size = (await stat(full)).size;
   const urlRes = await uploadUrl(t, user, cloudLayerId(project), encodeURIComponent(path.basename(full)), size, extra);
   if (urlRes.status !== 200) throw new Error(`upload url: ${urlRes.status} ${await urlRes.text()}`);

@@ -29,6 +29,7 @@ export interface Database {
   assets: AssetsTable;
   asset_files: AssetFilesTable;
   jobs: JobsTable;
+  processing_tiles: ProcessingTilesTable;
   charges: ChargesTable;
   user_limits: UserLimitsTable;
   features: FeaturesTable;
@@ -207,6 +208,22 @@ export interface AssetFilesTable {
   size: ColumnType<string, string | number, string | number>;
   content_type: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
+}
+
+/** One tile of a tiled PROCESSING job (0010). */
+export interface ProcessingTilesTable {
+  job_id: string;
+  tile: number;
+  status: Generated<'PENDING' | 'RUNNING' | 'DONE' | 'FAILED'>;
+  spec: unknown;
+  points: Generated<string>;
+  owned: NullableColumn<string>;
+  worker_id: NullableColumn<string>;
+  heartbeat_at: NullableColumn<Timestamp>;
+  attempts: Generated<number>;
+  error_message: NullableColumn<string>;
+  started_at: NullableColumn<Timestamp>;
+  finished_at: NullableColumn<Timestamp>;
 }
 
 export interface JobsTable {

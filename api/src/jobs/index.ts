@@ -5,6 +5,7 @@ import { classificationEditTask } from './classification-edit.task.js';
 import { clipTask } from './clip.task.js';
 import { metadataExtractionTask } from './metadata-extraction.task.js';
 import { processingTask } from './processing.task.js';
+import { processingTileTask } from './processing-tiles.js';
 import { tilingTask } from './tiling.task.js';
 
 /**
@@ -17,6 +18,7 @@ export function createTaskList(deps: AppDeps, worker: { workerId: string } = { w
     'metadata-extraction': metadataExtractionTask(deps, worker.workerId),
     tiling: tilingTask(deps, worker.workerId),
     processing: processingTask(deps, worker.workerId),
+    'processing-tile': processingTileTask(deps, worker.workerId),
     billing: billingTask(deps),
     clip: clipTask(deps),
     'classification-edit': classificationEditTask(deps, worker.workerId),

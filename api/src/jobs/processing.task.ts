@@ -10,7 +10,8 @@ import {
   type RasterTileDescription,
   rasterTileDescriptionSchema,
 } from '@nuage/engine/products/raster-tiles.product.js';
-import { runProducts } from '@nuage/engine/products/run-products.js';
+import { productClosure, runProducts } from '@nuage/engine/products/run-products.js';
+import { openPointCloud } from '@nuage/engine/readers/index.js';
 import { runFileKey, runFilesPrefix, runTilesPrefix } from '@nuage/tiles-cache';
 import type { Task } from 'graphile-worker';
 import {
@@ -37,6 +38,7 @@ import { LAYER_NAMES, LAYER_OF_ASSET } from '../services/project-view.js';
 import { processingRefusal, standingOf } from '../services/subscription.service.js';
 import { classifyError, defineJobTask, PermanentJobError } from './job-runner.js';
 import { REFUSAL_CODES, renderProcessingMail } from './processing-mail.js';
+import { classifyInTiles, forgetTiles, tiledProcessing } from './processing-tiles.js';
 import { contentTypeOf, localCopy, uploadFile, uploadFolder } from './store-io.js';
 
 /**
@@ -146,6 +148,9 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
         .executeTakeFirst();
       const language = ownerRow?.prefer_language?.startsWith('fr') ? 'fr' : 'en-US';
       let percentage = 5;
+      const pointCount = await headerPointCount(inputPath, cloud.epsg_code ?? undefined);
+      const totalWeight = productClosure(options.products).reduce((sum, p) => sum + p.weight, 0) || 1;
+      let tiled = false;
       const outcome = await runProducts({
         input: {
           path: inputPath,
@@ -161,11 +166,28 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
         language,
         signal: ctx.signal,
         progress: (f) => {
-          percentage = 5 + 90 * f;
+          // Never backwards: a tiled classification reports its tiles first, then the product its own steps.
+          percentage = Math.max(percentage, 5 + 90 * f);
           ctx.progress(percentage);
         },
         log: (message, data) => ctx.log.info(data ?? {}, message),
         hooks: {
+          // A big cloud is classified in tiles by every worker there is (processing-tiles.ts).
+          input: async (product) => {
+            if (product.id !== 'classify' || !tiledProcessing(deps, pointCount)) return undefined;
+            const share = (90 * product.weight) / totalWeight;
+            const classes = await classifyInTiles(ctx, {
+              inputPath,
+              ...(cloud.epsg_code ? { epsg: cloud.epsg_code } : {}),
+              projectId,
+              cloudAssetId: cloud.id,
+              workerId,
+              from: percentage,
+              to: percentage + share * 0.6,
+            });
+            tiled = true;
+            return { classes };
+          },
           // A retried run keeps what it already stored: products READY with files of this job are not made again.
           done: async (product) => {
             if (product.asset === false) return null;
@@ -210,6 +232,7 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
           },
         },
       });
+      if (tiled) await forgetTiles(deps, job.id, projectId, cloud.id);
       const runs = outcome.runs;
       const errors = runs.filter((r) => r.status === 'ERROR');
       if (errors.length > 0) {
@@ -311,6 +334,16 @@ export async function storeOutput(
   for (const f of oldFiles) if (!keep.has(f.key)) await store.delete(f.key).catch(() => false);
   if (before?.tiles_prefix && before.tiles_prefix !== tilesPrefix) {
     await store.deletePrefix(before.tiles_prefix).catch(() => 0);
+  }
+}
+
+/** Points of a cloud, from its header (the tiled processing's threshold). */
+async function headerPointCount(file: string, epsg: number | undefined): Promise<number> {
+  const reader = await openPointCloud(file, epsg ? { epsg } : {});
+  try {
+    return reader.header.pointCount;
+  } finally {
+    await reader.close();
   }
 }
 

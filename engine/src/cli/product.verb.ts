@@ -11,6 +11,16 @@ import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption, type Ver
 const ORTHOPHOTO_OPTION = { orthophoto: { type: 'string' } } as const;
 
 /** The input of a run: the point cloud, its EPSG code, the orthophoto to colour it from. */
+/** A positive number flag, or undefined when absent. */
+function positiveNumber(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value !== 'string' || !Number.isFinite(n) || n <= 0) {
+    throw new InvalidInput(flag, `--${flag} must be a positive number, got "${String(value)}"`);
+  }
+  return n;
+}
+
 function runInput(input: string, values: VerbArgs['values']) {
   const epsg = parseEpsgOption(values.epsg);
   return {
@@ -179,13 +189,15 @@ export function productsVerb(name: string, ids: readonly string[], summary: stri
 export const processVerb: CliVerb = {
   name: 'process',
   summary: 'every product (or --products A,B with what they need) into OUTDIR with a manifest.json, as a job does',
-  usage: `nuage process IN OUTDIR [--products ID,ID] [--options FILE.json] ${usageOfOptions(OPTION_NAMES)} [--orthophoto FILE.tif] [--epsg N]`,
+  usage: `nuage process IN OUTDIR [--products ID,ID] [--options FILE.json] ${usageOfOptions(OPTION_NAMES)} [--orthophoto FILE.tif] [--epsg N] [--tile-points N [--tile-buffer M]]`,
   options: {
     ...EPSG_OPTION,
     ...LANG_OPTION,
     ...ORTHOPHOTO_OPTION,
     options: { type: 'string' },
     products: { type: 'string' },
+    'tile-points': { type: 'string' },
+    'tile-buffer': { type: 'string' },
     ...optionFlags(OPTION_NAMES),
   },
   async run({ positionals, values, out }) {
@@ -194,12 +206,34 @@ export const processVerb: CliVerb = {
     const products = typeof values.products === 'string' ? values.products.split(',').map((s) => s.trim()) : undefined;
     const options = await readOptions(values, OPTION_NAMES, products);
     productClosure(options.products);
+    const tilePoints = positiveNumber(values['tile-points'], 'tile-points');
+    const tileBuffer = positiveNumber(values['tile-buffer'], 'tile-buffer');
+    const runIn = runInput(input, values);
     const outcome = await runProducts({
-      input: runInput(input, values),
+      input: runIn,
       options,
       outDir,
       language: parseLang(values.lang),
       progress: (f, step) => out(`${Math.round(f * 100)}% ${step}`),
+      hooks: {
+        // --tile-points N: the classification over tiles with overlap buffers, one at a time (engine/src/tiled).
+        input: async (product) => {
+          if (product.id !== 'classify' || tilePoints === undefined) return undefined;
+          const { classifyTiledLocally } = await import('../tiled/tiled-classify.js');
+          const { file, tiles } = await classifyTiledLocally(
+            runIn.path,
+            path.join(outDir, '.tiled'),
+            {
+              pointsPerTile: tilePoints,
+              ...(tileBuffer !== undefined ? { bufferMetres: tileBuffer } : {}),
+              ...(runIn.epsg !== undefined ? { epsg: runIn.epsg } : {}),
+            },
+            { progress: (f, step) => out(`classify in tiles: ${Math.round(f * 100)}% ${step ?? ''}`.trim()) },
+          );
+          out(`classified in ${tiles} tiles`);
+          return { classes: file };
+        },
+      },
     });
     const quality = outcome.runs.find((r) => r.id === 'quality' && r.status === 'READY')?.figures;
     if (typeof quality?.kappa === 'number') out(`ground vs input: kappa ${quality.kappa.toFixed(3)}`);

@@ -75,7 +75,14 @@ export interface ProductContext {
    * The input point cloud (LAS, LAZ or COPC): its local path, the user's file name, the EPSG code given for it;
    * `orthophoto`: local path of the GeoTIFF the classified cloud takes its colours from.
    */
-  input: { path: string; name: string; epsg?: number; orthophoto?: string };
+  input: {
+    path: string;
+    name: string;
+    epsg?: number;
+    orthophoto?: string;
+    /** The classes of every point, one byte each in input order, made by a tiled run (engine/src/tiled): the classification product takes them instead of classifying. */
+    classes?: string;
+  };
   /** Validated processing options. */
   options: ProcessingOptions;
   /** The value of a product this one needs (it ran or was restored before). */

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PointChunk } from '../core/chunk.js';
 import { CrsRequired, InvalidInput } from '../core/errors.js';
@@ -101,6 +102,25 @@ function productColumns(cloud: PointChunk, classification: Uint8Array<ArrayBuffe
 }
 
 /**
+ * The classes a tiled run made (one byte per point, input order; see
+ * engine/src/tiled), checked against the input's point count.
+ */
+async function precomputedClasses(
+  file: string,
+  count: number,
+): Promise<{ classification: Uint8Array<ArrayBuffer>; counts: Record<number, number> }> {
+  const bytes = await readFile(file);
+  if (bytes.byteLength !== count) {
+    throw new InvalidInput('classes', `the tiled classification holds ${bytes.byteLength} points, the cloud ${count}`);
+  }
+  const classification = new Uint8Array(count);
+  classification.set(bytes);
+  const counts: Record<number, number> = {};
+  for (let i = 0; i < count; i++) counts[classification[i]!] = (counts[classification[i]!] ?? 0) + 1;
+  return { classification, counts };
+}
+
+/**
  * Reads the whole input, classifies it and writes the classified LAS file;
  * returns only the columns products read, so the rest is freed when it returns.
  */
@@ -119,14 +139,16 @@ async function classifyAndWrite(ctx: ProductContext, lasPath: string) {
   let vendorWires = 0;
   if (vendor) for (let i = 0; i < cloud.count; i++) vendorWires += vendor[i] === 14 ? 1 : 0;
   const keepVendorWires = vendorWires >= VENDOR_WIRES_KEPT;
-  const classified = await classifyCloudTiled(
-    cloud,
-    { ...units, wires: !keepVendorWires },
-    {
-      signal: ctx.signal,
-      progress: (f) => ctx.progress(0.1 + 0.45 * f),
-    },
-  );
+  const classified = ctx.input.classes
+    ? await precomputedClasses(ctx.input.classes, cloud.count)
+    : await classifyCloudTiled(
+        cloud,
+        { ...units, wires: !keepVendorWires },
+        {
+          signal: ctx.signal,
+          progress: (f) => ctx.progress(0.1 + 0.45 * f),
+        },
+      );
   if (keepVendorWires && vendor) {
     for (let i = 0; i < cloud.count; i++) {
       const v = vendor[i]!;

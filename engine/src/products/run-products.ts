@@ -69,6 +69,8 @@ export interface RunHooks {
   done?(product: ProductDefinition): Promise<null | (() => Promise<StoredFile[]>)>;
   /** Before a product runs. */
   starting?(product: ProductDefinition): Promise<void>;
+  /** Input a product about to run gets on top of the run's (the processing job hands the classification a tiled run's classes). */
+  input?(product: ProductDefinition): Promise<{ classes?: string } | undefined>;
   /** After a product ran, with what it made. */
   finished?(product: ProductDefinition, result: ProductResult, artifacts: ManifestArtifact[]): Promise<void>;
   /** A product failed (or could not run because a need failed). */
@@ -78,7 +80,7 @@ export interface RunHooks {
 /** Options of {@link runProducts}. */
 export interface RunOptions {
   /** The point cloud: local path, the user's file name (default: the path's), EPSG code to use; the orthophoto to colour it from. */
-  input: { path: string; name?: string; epsg?: number; orthophoto?: string };
+  input: { path: string; name?: string; epsg?: number; orthophoto?: string; classes?: string };
   options: ProcessingOptions;
   /** Run folder: each product writes into `<outDir>/<id>/`. */
   outDir: string;
@@ -308,8 +310,9 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
     resetPeakRss();
     const t0 = performance.now();
     try {
+      const extra = await o.hooks?.input?.(product);
       const result = await product.run({
-        input,
+        input: extra ? { ...input, ...extra } : input,
         options: o.options,
         need: <T>(id: string): T => {
           if (!product.needs.includes(id)) throw new Error(`product ${product.id} reads ${id} without needing it`);

@@ -1,0 +1,117 @@
+/**
+ * Tiled processing (issue 24, goal 2): a project too big for one machine is
+ * cut into a grid of tiles in plan. Each tile is classified on its own (by any
+ * worker) with an overlap buffer around it, so ground, buildings and wires are
+ * not cut at the seams; each point takes the classes of the one tile that owns
+ * it (the grid cell it falls in), so the merged result does not depend on which
+ * worker ran which tile, nor on how many there were.
+ */
+import { InvalidInput } from '../core/errors.js';
+
+/** The grid of a tiled run, in the cloud's CRS units. */
+export interface TileGrid {
+  minX: number;
+  minY: number;
+  /** Tile size along x and y. */
+  width: number;
+  height: number;
+  nx: number;
+  ny: number;
+  /** Overlap around each tile's own area (CRS units). */
+  buffer: number;
+}
+
+/** One tile: its index in the grid and the area it owns. */
+export interface TileSpec {
+  index: number;
+  ix: number;
+  iy: number;
+  /** The area the tile owns (its points' classes are kept). */
+  core: { minX: number; minY: number; maxX: number; maxY: number };
+}
+
+/** Options of {@link planTiles}. */
+export interface PlanOptions {
+  /** Points a tile should hold at most, about (default 8 M). */
+  pointsPerTile?: number;
+  /** Overlap buffer in metres (default 40: wider than the ground filter's largest window and most buildings). */
+  bufferMetres?: number;
+  /** CRS horizontal unit in metres (1 for metric CRSs). */
+  unitToMetre?: number;
+}
+
+/**
+ * The grid for a cloud of `pointCount` points in `bounds`: about
+ * `pointCount / pointsPerTile` tiles, as square as the extent allows.
+ *
+ * @example
+ * const grid = planTiles({ minX: 0, minY: 0, maxX: 1000, maxY: 500 }, 20e6, { pointsPerTile: 5e6 });
+ */
+export function planTiles(
+  bounds: { minX: number; minY: number; maxX: number; maxY: number },
+  pointCount: number,
+  options: PlanOptions = {},
+): TileGrid {
+  const { minX, minY, maxX, maxY } = bounds;
+  if (![minX, minY, maxX, maxY].every(Number.isFinite) || maxX < minX || maxY < minY) {
+    throw new InvalidInput('bounds', 'the cloud has no valid extent to cut into tiles');
+  }
+  const perTile = Math.max(1, options.pointsPerTile ?? 8_000_000);
+  const unit = options.unitToMetre ?? 1;
+  const buffer = (options.bufferMetres ?? 40) / unit;
+  const wanted = Math.max(1, Math.ceil(pointCount / perTile));
+  const spanX = Math.max(maxX - minX, 1e-6);
+  const spanY = Math.max(maxY - minY, 1e-6);
+  // nx / ny close to the extent's aspect, nx * ny >= wanted.
+  let nx = Math.max(1, Math.round(Math.sqrt((wanted * spanX) / spanY)));
+  let ny = Math.max(1, Math.ceil(wanted / nx));
+  if (nx * ny < wanted) nx = Math.ceil(wanted / ny);
+  // A tile narrower than twice its buffer would classify mostly borrowed points: fewer, larger tiles.
+  while (nx > 1 && spanX / nx < 2 * buffer) nx--;
+  while (ny > 1 && spanY / ny < 2 * buffer) ny--;
+  return { minX, minY, width: spanX / nx, height: spanY / ny, nx, ny, buffer };
+}
+
+/** Tiles of a grid, row by row. */
+export function tilesOf(grid: TileGrid): TileSpec[] {
+  const out: TileSpec[] = [];
+  for (let iy = 0; iy < grid.ny; iy++) {
+    for (let ix = 0; ix < grid.nx; ix++) {
+      out.push({
+        index: iy * grid.nx + ix,
+        ix,
+        iy,
+        core: {
+          minX: grid.minX + ix * grid.width,
+          minY: grid.minY + iy * grid.height,
+          maxX: grid.minX + (ix + 1) * grid.width,
+          maxY: grid.minY + (iy + 1) * grid.height,
+        },
+      });
+    }
+  }
+  return out;
+}
+
+function cell(v: number, min: number, size: number, n: number): number {
+  const i = Math.floor((v - min) / size);
+  return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/** The tile owning a point (points off the grid go to the nearest edge tile). */
+export function ownerOf(grid: TileGrid, x: number, y: number): number {
+  return cell(y, grid.minY, grid.height, grid.ny) * grid.nx + cell(x, grid.minX, grid.width, grid.nx);
+}
+
+/**
+ * Calls `each` with every tile whose buffered area holds the point (its owner
+ * and up to 8 neighbours).
+ */
+export function tilesNear(grid: TileGrid, x: number, y: number, each: (tile: number) => void): void {
+  const b = grid.buffer;
+  const x0 = cell(x - b, grid.minX, grid.width, grid.nx);
+  const x1 = cell(x + b, grid.minX, grid.width, grid.nx);
+  const y0 = cell(y - b, grid.minY, grid.height, grid.ny);
+  const y1 = cell(y + b, grid.minY, grid.height, grid.ny);
+  for (let iy = y0; iy <= y1; iy++) for (let ix = x0; ix <= x1; ix++) each(iy * grid.nx + ix);
+}

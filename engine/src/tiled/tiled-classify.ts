@@ -1,0 +1,293 @@
+/**
+ * The three stages of a tiled classification, each runnable on its own
+ * machine: {@link splitIntoTiles} (one pass over the input, a record file per
+ * tile with its buffer), {@link classifyTile} (one tile: the classes of the
+ * points it owns, by their index in the input) and {@link mergeTileClasses}
+ * (every point's class, in input order, each point from exactly one tile).
+ */
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PointChunk, StepContext } from '../core/chunk.js';
+import { Cancelled, CrsRequired, InvalidInput } from '../core/errors.js';
+import { classifyCloudTiled } from '../filters/classify.filter.js';
+import { INLINE_DECODE, terrainUnits } from '../products/product-values.js';
+import { openPointCloud } from '../readers/index.js';
+import { ownerOf, type PlanOptions, planTiles, type TileGrid, tilesNear } from './plan.js';
+
+/** Bytes of one point in a tile file: x, y, z (f64), input index (u32), class, return number, returns (u8). */
+export const TILE_RECORD_BYTES = 31;
+
+/** What {@link splitIntoTiles} wrote. */
+export interface TileSplit {
+  grid: TileGrid;
+  /** Points of the input. */
+  pointCount: number;
+  /** Per tile: its record file and its points (buffer included). */
+  tiles: Array<{ index: number; file: string; points: number }>;
+  /** Classification settings every tile uses (the same for all, from the whole cloud). */
+  settings: TileSettings;
+}
+
+/** What every tile's classification is run with. */
+export interface TileSettings {
+  unitToMetre: number;
+  verticalUnitToMetre: number;
+  /** false when the input's vendor labelled its wires (they are kept, not searched). */
+  wires: boolean;
+}
+
+/** Wire points (class 14) from which the input's own wire classes are kept (as the untiled classification). */
+const VENDOR_WIRES_KEPT = 100;
+
+/**
+ * Reads the input once and writes, for each tile of the grid, the points of
+ * its area and buffer (a point near a seam goes to every tile whose buffer
+ * holds it) with their index in the input.
+ *
+ * @example
+ * const split = await splitIntoTiles('big.laz', 'work/tiles', { pointsPerTile: 5e6 });
+ */
+export async function splitIntoTiles(
+  input: string,
+  outDir: string,
+  options: PlanOptions & { epsg?: number } = {},
+  context: StepContext = {},
+): Promise<TileSplit> {
+  const reader = await openPointCloud(input, options.epsg === undefined ? {} : { epsg: options.epsg });
+  const streams: WriteStream[] = [];
+  try {
+    if (!reader.crs) throw new CrsRequired('the point cloud has no CRS: give one with --epsg (or the asset epsgCode)');
+    const units = terrainUnits(reader.crs);
+    const h = reader.header;
+    const grid = planTiles({ minX: h.min[0], minY: h.min[1], maxX: h.max[0], maxY: h.max[1] }, h.pointCount, {
+      ...options,
+      unitToMetre: units.unitToMetre,
+    });
+    const n = grid.nx * grid.ny;
+    await mkdir(outDir, { recursive: true });
+    const files = Array.from({ length: n }, (_, i) => path.join(outDir, `tile-${i}.bin`));
+    for (const f of files) streams.push(createWriteStream(f));
+    const points = new Array<number>(n).fill(0);
+    let index = 0;
+    let vendorWires = 0;
+    const counts = new Int32Array(n);
+    for await (const chunk of reader.read({ signal: context.signal, workers: INLINE_DECODE })) {
+      if (context.signal?.aborted) throw new Cancelled();
+      const { x, y, z, count } = chunk;
+      const cls = chunk.classification;
+      const rn = chunk.returnNumber;
+      const nr = chunk.numberOfReturns;
+      counts.fill(0);
+      for (let i = 0; i < count; i++) tilesNear(grid, x[i]!, y[i]!, (t) => counts[t]!++);
+      const buffers = Array.from(counts, (c) => (c > 0 ? Buffer.allocUnsafe(c * TILE_RECORD_BYTES) : null));
+      const at = new Int32Array(n);
+      for (let i = 0; i < count; i++) {
+        const c = cls ? cls[i]! : 0;
+        if (c === 14) vendorWires++;
+        tilesNear(grid, x[i]!, y[i]!, (t) => {
+          const b = buffers[t]!;
+          const o = at[t]!;
+          b.writeDoubleLE(x[i]!, o);
+          b.writeDoubleLE(y[i]!, o + 8);
+          b.writeDoubleLE(z[i]!, o + 16);
+          b.writeUInt32LE(index + i, o + 24);
+          b[o + 28] = c;
+          b[o + 29] = rn ? rn[i]! : 1;
+          b[o + 30] = nr ? nr[i]! : 1;
+          at[t] = o + TILE_RECORD_BYTES;
+        });
+      }
+      index += count;
+      for (let t = 0; t < n; t++) {
+        const b = buffers[t];
+        if (!b) continue;
+        points[t]! += counts[t]!;
+        if (!streams[t]!.write(b)) await once(streams[t]!, 'drain');
+      }
+      context.progress?.(h.pointCount > 0 ? Math.min(1, index / h.pointCount) : 1, 'split');
+    }
+    await Promise.all(
+      streams.map(
+        (s) => new Promise<void>((resolve, reject) => s.end((err?: Error | null) => (err ? reject(err) : resolve()))),
+      ),
+    );
+    if (index < 3) throw new InvalidInput('points', `the cloud has ${index} points: nothing to process`);
+    return {
+      grid,
+      pointCount: index,
+      tiles: files.map((file, i) => ({ index: i, file, points: points[i]! })),
+      settings: { ...units, wires: vendorWires < VENDOR_WIRES_KEPT },
+    };
+  } finally {
+    for (const s of streams) if (!s.closed) s.destroy();
+    await reader.close();
+  }
+}
+
+/** What {@link classifyTile} found. */
+export interface TileOutcome {
+  /** Points in the tile's file (buffer included). */
+  points: number;
+  /** Points the tile owns (written to the classes file). */
+  owned: number;
+  /** Owned points per class. */
+  classCounts: Record<number, number>;
+}
+
+/**
+ * Classifies one tile's points (its area and buffer) and writes the classes of
+ * the points it owns: `[n: u32][input index: u32 × n][class: u8 × n]`.
+ *
+ * @example
+ * await classifyTile('work/tiles/tile-3.bin', split.grid, 3, split.settings, 'work/classes-3.bin');
+ */
+export async function classifyTile(
+  tileFile: string,
+  grid: TileGrid,
+  index: number,
+  settings: TileSettings,
+  outFile: string,
+  context: StepContext & { workers?: number } = {},
+): Promise<TileOutcome> {
+  const bytes = await readFile(tileFile);
+  if (bytes.byteLength % TILE_RECORD_BYTES !== 0) {
+    throw new InvalidInput('tile', `${path.basename(tileFile)} is not a whole number of point records`);
+  }
+  const count = bytes.byteLength / TILE_RECORD_BYTES;
+  const cloud: PointChunk = {
+    count,
+    x: new Float64Array(count),
+    y: new Float64Array(count),
+    z: new Float64Array(count),
+    classification: new Uint8Array(count),
+    returnNumber: new Uint8Array(count),
+    numberOfReturns: new Uint8Array(count),
+  };
+  const ids = new Uint32Array(count);
+  for (let i = 0, o = 0; i < count; i++, o += TILE_RECORD_BYTES) {
+    cloud.x[i] = bytes.readDoubleLE(o);
+    cloud.y[i] = bytes.readDoubleLE(o + 8);
+    cloud.z[i] = bytes.readDoubleLE(o + 16);
+    ids[i] = bytes.readUInt32LE(o + 24);
+    cloud.classification![i] = bytes[o + 28]!;
+    cloud.returnNumber![i] = bytes[o + 29]!;
+    cloud.numberOfReturns![i] = bytes[o + 30]!;
+  }
+  let owned = 0;
+  const mine = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    if (ownerOf(grid, cloud.x[i]!, cloud.y[i]!) === index) {
+      mine[i] = 1;
+      owned++;
+    }
+  }
+  const out = Buffer.alloc(4 + owned * 5);
+  out.writeUInt32LE(owned, 0);
+  const classCounts: Record<number, number> = {};
+  if (owned > 0) {
+    const classes =
+      count >= 3
+        ? (
+            await classifyCloudTiled(
+              cloud,
+              {
+                unitToMetre: settings.unitToMetre,
+                verticalUnitToMetre: settings.verticalUnitToMetre,
+                wires: settings.wires,
+              },
+              context,
+              context.workers,
+            )
+          ).classification
+        : new Uint8Array(count).fill(1);
+    for (let i = 0, k = 0; i < count; i++) {
+      if (!mine[i]) continue;
+      out.writeUInt32LE(ids[i]!, 4 + k * 4);
+      out[4 + owned * 4 + k] = classes[i]!;
+      classCounts[classes[i]!] = (classCounts[classes[i]!] ?? 0) + 1;
+      k++;
+    }
+  }
+  await mkdir(path.dirname(outFile), { recursive: true });
+  await writeFile(outFile, out);
+  return { points: count, owned, classCounts };
+}
+
+/**
+ * Every point's class in input order from the tiles' classes files; each
+ * point must come from exactly one tile.
+ *
+ * @example
+ * const classes = await mergeTileClasses(files, split.pointCount);
+ */
+export async function mergeTileClasses(files: readonly string[], pointCount: number): Promise<Uint8Array<ArrayBuffer>> {
+  const classes = new Uint8Array(pointCount);
+  const seen = new Uint8Array(pointCount);
+  let total = 0;
+  for (const file of files) {
+    const b = await readFile(file);
+    const n = b.byteLength >= 4 ? b.readUInt32LE(0) : -1;
+    if (n < 0 || b.byteLength !== 4 + n * 5) throw new InvalidInput('tile', `${path.basename(file)} is truncated`);
+    for (let k = 0; k < n; k++) {
+      const id = b.readUInt32LE(4 + k * 4);
+      if (id >= pointCount || seen[id]) {
+        throw new InvalidInput(
+          'tile',
+          `point ${id} is owned by two tiles or lies outside the cloud (${path.basename(file)})`,
+        );
+      }
+      seen[id] = 1;
+      classes[id] = b[4 + n * 4 + k]!;
+    }
+    total += n;
+  }
+  if (total !== pointCount) {
+    throw new InvalidInput('tile', `the tiles classified ${total} of ${pointCount} points`);
+  }
+  return classes;
+}
+
+/** Writes a merged classification (one byte per point, input order) for the classification product. */
+export async function writeClassesFile(file: string, classes: Uint8Array): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, classes);
+}
+
+/**
+ * The three stages in one process, one tile at a time (`nuage process
+ * --tile-points N`): memory follows the tile size, not the cloud's. Returns
+ * the merged classes file for the classification product.
+ *
+ * @example
+ * const classes = await classifyTiledLocally('big.laz', 'work', { pointsPerTile: 5e6 });
+ */
+export async function classifyTiledLocally(
+  input: string,
+  workDir: string,
+  options: PlanOptions & { epsg?: number } = {},
+  context: StepContext = {},
+): Promise<{ file: string; tiles: number }> {
+  const split = await splitIntoTiles(input, path.join(workDir, 'tiles'), options, {
+    ...context,
+    progress: (f) => context.progress?.(0.1 * f, 'split'),
+  });
+  const outs: string[] = [];
+  for (const [k, t] of split.tiles.entries()) {
+    const out = path.join(workDir, `classes-${t.index}.bin`);
+    await classifyTile(t.file, split.grid, t.index, split.settings, out, {
+      ...context,
+      progress: (f) =>
+        context.progress?.(0.1 + (0.85 * (k + Math.min(1, Math.max(0, f)))) / split.tiles.length, 'tiles'),
+    });
+    await rm(t.file, { force: true });
+    outs.push(out);
+  }
+  const classes = await mergeTileClasses(outs, split.pointCount);
+  const file = path.join(workDir, 'classes.bin');
+  await writeClassesFile(file, classes);
+  for (const o of outs) await rm(o, { force: true });
+  context.progress?.(1, 'merge');
+  return { file, tiles: split.tiles.length };
+}
