@@ -115,6 +115,7 @@ async function productsOf(t: TestApp, job: JobRow): Promise<Products> {
 describe('tiled processing across worker processes (the four bcts tiles as one project)', () => {
   let t: TestApp;
   let ada: TestUser;
+  let admin: TestUser;
   let dir: string;
   let mosaic: string;
   const children: ChildProcess[] = [];
@@ -135,6 +136,7 @@ describe('tiled processing across worker processes (the four bcts tiles as one p
     expect(await writeMosaic(mosaic)).toBe(2_834_350);
     t = await createTestApp({ TRUST_PROXY: 'true', ...TILED_ENV });
     ada = await testUser(t, 'ada@example.com');
+    admin = await testUser(t, 'root@example.com', ['admin']);
   }, 120_000);
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -191,6 +193,19 @@ describe('tiled processing across worker processes (the four bcts tiles as one p
       'the tiles of the processing',
     );
     expect(tiles.length).toBe(4);
+    // The admin's job view counts the tiles by state (the whole project's progress).
+    const job0 = await t.tdb.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('kind', '=', 'PROCESSING')
+      .executeTakeFirstOrThrow();
+    const view = await t.app.request(`/api/admin/process-data/${job0.id}`, as(admin, 'GET'));
+    expect(view.status).toBe(200);
+    const body = (await view.json()) as { tiles: { total: number; done: number; running: number; failed: number } };
+    expect(body.tiles.total).toBe(4);
+    expect(body.tiles.done + body.tiles.running).toBeLessThanOrEqual(4);
+    expect(body.tiles.failed).toBe(0);
     const queued = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'processing-tile'`.execute(t.tdb.db);
     expect(queued.rows[0]!.n).toBeGreaterThan(0);

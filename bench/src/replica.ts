@@ -131,7 +131,11 @@ export interface ProcessFigures {
  * does — a child process of engine/bin/nuage.mjs — under /usr/bin/time when
  * installed (CPU and peak RSS), and reads each product's time from the manifest.
  */
-export async function timeWholeProcess(input: string, outDir: string): Promise<ProcessFigures> {
+export async function timeWholeProcess(
+  input: string,
+  outDir: string,
+  extraArgs: readonly string[] = [],
+): Promise<ProcessFigures> {
   const { spawn } = await import('node:child_process');
   const { existsSync } = await import('node:fs');
   const { readFile } = await import('node:fs/promises');
@@ -141,7 +145,14 @@ export async function timeWholeProcess(input: string, outDir: string): Promise<P
   const bin = path.join(root, 'engine', 'bin', 'nuage.mjs');
   const timed = existsSync('/usr/bin/time');
   const command = timed ? '/usr/bin/time' : process.execPath;
-  const argv = [...(timed ? ['-f', 'TIME %e %U %S %M', process.execPath] : []), bin, 'process', input, outDir];
+  const argv = [
+    ...(timed ? ['-f', 'TIME %e %U %S %M', process.execPath] : []),
+    bin,
+    'process',
+    input,
+    outDir,
+    ...extraArgs,
+  ];
   const load = () => loadavg().map((l) => Math.round(l * 100) / 100);
   const loadBefore = load();
   const t0 = performance.now();

@@ -3,7 +3,7 @@
  * of the API runs it (tiled.bench.ts times each under /usr/bin/time):
  *
  *   tsx bench/src/tiled-stage.ts split IN DIR POINTS_PER_TILE BUFFER_M   → DIR/split.json, DIR/tiles/tile-<i>.bin
- *   tsx bench/src/tiled-stage.ts tile DIR INDEX                          → DIR/classes-<i>.bin
+ *   tsx bench/src/tiled-stage.ts tiles DIR I,J,K                         → DIR/classes-<i>.bin, a JSON line per tile
  *   tsx bench/src/tiled-stage.ts merge DIR                               → DIR/classes.bin
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -25,12 +25,25 @@ async function main(): Promise<void> {
       bufferMetres: Number(buffer),
     });
     await writeFile(path.join(dir, 'split.json'), JSON.stringify(split));
-  } else if (stage === 'tile') {
-    const [dir, index] = args as [string, string];
+  } else if (stage === 'tiles') {
+    // One worker process running its tiles one after another (as an API worker does): a line per tile.
+    const [dir, list] = args as [string, string];
     const split = JSON.parse(await readFile(path.join(dir, 'split.json'), 'utf8')) as TileSplit;
-    const t = split.tiles[Number(index)]!;
-    const r = await classifyTile(t.file, split.grid, t.index, split.settings, path.join(dir, `classes-${t.index}.bin`));
-    process.stdout.write(`${JSON.stringify(r)}\n`);
+    for (const index of list.split(',').map(Number)) {
+      const t = split.tiles[index]!;
+      const t0 = performance.now();
+      const r = await classifyTile(
+        t.file,
+        split.grid,
+        t.index,
+        split.settings,
+        path.join(dir, `classes-${t.index}.bin`),
+      );
+      const cpu = process.cpuUsage();
+      process.stdout.write(
+        `${JSON.stringify({ tile: index, points: r.points, owned: r.owned, seconds: Math.round(performance.now() - t0) / 1000, processCpuSeconds: (cpu.user + cpu.system) / 1e6 })}\n`,
+      );
+    }
   } else if (stage === 'merge') {
     const [dir] = args as [string];
     const split = JSON.parse(await readFile(path.join(dir, 'split.json'), 'utf8')) as TileSplit;

@@ -195,6 +195,19 @@ export const JobSchema = z
     result: z.unknown(),
     retryCount: z.number().int(),
     attempts: z.number().int(),
+    tiles: z
+      .object({
+        total: z.number().int(),
+        done: z.number().int(),
+        running: z.number().int(),
+        failed: z.number().int(),
+      })
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          'A processing classified in tiles across workers (TILED_PROCESSING_POINTS): its tiles by state (job view only; null otherwise).',
+      }),
     errorCode: z.string().nullable(),
     errorMessage: z.string().nullable(),
     timestamp: z.string(),

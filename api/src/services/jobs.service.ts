@@ -13,6 +13,7 @@ import {
   listJobs,
   updateJob,
 } from '../db/queries/jobs.queries.js';
+import { tileCounts } from '../db/queries/processing-tiles.queries.js';
 import { findProject, lockProject } from '../db/queries/projects.queries.js';
 import type { Database, JobKind, JobState } from '../db/types.js';
 import { AppError } from '../errors.js';
@@ -159,6 +160,8 @@ export interface JobDto {
   result: unknown;
   retryCount: number;
   attempts: number;
+  /** A tiled processing: its tiles by state (job view only). */
+  tiles?: { total: number; done: number; running: number; failed: number } | null;
   errorCode: string | null;
   errorMessage: string | null;
   timestamp: string;
@@ -236,7 +239,12 @@ export async function getJob(deps: AppDeps, kind: JobKind, id: string, projectId
   if (!row || row.kind !== kind || (projectId !== undefined && row.project_id !== projectId)) {
     throw new AppError(404, 'JOB_NOT_FOUND', 'no such job');
   }
-  return jobDto(row);
+  const dto = jobDto(row);
+  if (row.kind !== 'PROCESSING') return dto;
+  const tiles = await tileCounts(deps.database.db, row.id);
+  return tiles.total > 0
+    ? { ...dto, tiles: { total: tiles.total, done: tiles.done, running: tiles.running, failed: tiles.failed } }
+    : dto;
 }
 
 /**

@@ -10,7 +10,8 @@
  *    API: upload, start-tiling, poll until the tileset is READY; the time from
  *    start-tiling to READY and each job's run time. Reference, same run: the
  *    engine's tilePointCloud on the same file, no API.
- * 3. Processing (`--gb N`, default 1; `--skip-processing`): a real-replica LAS
+ * 3. Processing (`--gb N`, default 1; `--skip-processing`; `--tile-points N` classifies in
+ *    tiles of N points, as a job does for big clouds): a real-replica LAS
  *    of N GB (the bcts mosaic and the AHN corridor, copied side by side, see
  *    replica.ts) through the whole `nuage process` (every product, default
  *    options): wall and CPU time per GB, peak RSS, each product's time.
@@ -311,10 +312,17 @@ export default {
           // raw read: bytes only
         }
         const rawMs = performance.now() - r0;
-        const run = await timeWholeProcess(replica.path, path.join(dataDir, 'replica-out'));
+        // --tile-points N: the classification in tiles (as a job does from TILED_PROCESSING_POINTS), one at a time.
+        const tilePoints = arg('--tile-points', '');
+        const run = await timeWholeProcess(
+          replica.path,
+          path.join(dataDir, 'replica-out'),
+          tilePoints ? ['--tile-points', tilePoints] : [],
+        );
         const sizeGb = replica.bytes / 2 ** 30;
         const cpu = run.userSeconds !== null && run.systemSeconds !== null ? run.userSeconds + run.systemSeconds : null;
         figures.processing = {
+          tilePoints: tilePoints ? Number(tilePoints) : null,
           input: {
             bytes: replica.bytes,
             gb: Math.round(sizeGb * 1000) / 1000,

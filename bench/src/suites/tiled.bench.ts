@@ -5,7 +5,7 @@
  * (tiled-stage.ts), timed under /usr/bin/time (wall, CPU, peak RSS):
  *
  * 1. split: one pass over the input, a file per tile with its overlap buffer;
- * 2. tiles with 1 worker process, then with 2 at once (this machine has 2 cores);
+ * 2. tiles with 1 long-lived worker process, then with 2 at once (this machine has 2 cores);
  *    "3 workers" on paper: the measured 1-worker tile times scheduled longest-first
  *    on 3 machines;
  * 3. merge: every tile's classes into one file in input order.
@@ -45,15 +45,19 @@ function round(n: number, d = 2): number {
   return Math.round(n * f) / f;
 }
 
-/** Runs a command under /usr/bin/time; wall clock from here, CPU and peak RSS from time(1). */
-async function timed(argv: string[]): Promise<Timed> {
+/** Runs a command under /usr/bin/time; wall clock from here, CPU and peak RSS from time(1), and its stdout. */
+async function timed(argv: string[]): Promise<Timed & { stdout: string }> {
   const useTime = existsSync(TIME);
   const command = useTime ? TIME : argv[0]!;
   const full = useTime ? ['-f', 'TIME %e %U %S %M', ...argv] : argv.slice(1);
   const t0 = performance.now();
+  let stdout = '';
   const stderr = await new Promise<string>((resolve, reject) => {
-    const child = spawn(command, full, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, full, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
+    child.stdout.on('data', (d) => {
+      stdout += d.toString();
+    });
     child.stderr.on('data', (d) => {
       err += d.toString();
     });
@@ -68,24 +72,46 @@ async function timed(argv: string[]): Promise<Timed> {
     wallSeconds,
     cpuSeconds: m ? round(Number(m[2]) + Number(m[3])) : null,
     maxRssMb: m ? Math.round(Number(m[4]) / 1024) : null,
+    stdout,
   };
 }
 
-/** Runs the tiles with `workers` processes at once (each takes the next tile); per-tile figures and the makespan. */
-async function runTiles(dir: string, count: number, workers: number): Promise<{ wallSeconds: number; tiles: Timed[] }> {
-  const tiles: Timed[] = new Array(count);
-  let next = 0;
+interface TileTime {
+  tile: number;
+  points: number;
+  owned: number;
+  seconds: number;
+}
+
+/**
+ * Runs the tiles with `workers` long-lived processes at once (as API workers: each
+ * takes its share, biggest tiles first); per-tile times and the makespan.
+ */
+async function runTiles(
+  dir: string,
+  plan: TileSplit,
+  workers: number,
+): Promise<{ wallSeconds: number; processes: Timed[]; tiles: TileTime[] }> {
+  const shares: number[][] = Array.from({ length: workers }, () => []);
+  const load = new Array(workers).fill(0);
+  for (const t of [...plan.tiles].sort((a, b) => b.points - a.points)) {
+    const w = load.indexOf(Math.min(...load));
+    shares[w]!.push(t.index);
+    load[w] += t.points;
+  }
   const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= count) return;
-        tiles[i] = await timed([TSX, STAGE, 'tile', dir, String(i)]);
-      }
-    }),
+  const runs = await Promise.all(
+    shares.filter((s) => s.length > 0).map((s) => timed([TSX, STAGE, 'tiles', dir, s.join(',')])),
   );
-  return { wallSeconds: round((performance.now() - t0) / 1000), tiles };
+  const tiles = runs
+    .flatMap((r) => r.stdout.trim().split('\n'))
+    .map((l) => JSON.parse(l) as TileTime)
+    .sort((a, b) => a.tile - b.tile);
+  return {
+    wallSeconds: round((performance.now() - t0) / 1000),
+    processes: runs.map(({ stdout: _stdout, ...r }) => r),
+    tiles,
+  };
 }
 
 /** Longest-first scheduling of tile times on `machines` (the makespan). */
@@ -125,16 +151,24 @@ const suite: BenchSuite = {
       const dir = path.join(work, 'run');
       await mkdir(dir, { recursive: true });
       const loadBefore = loadavg().map((l) => round(l));
-      const split = await timed([TSX, STAGE, 'split', input, dir, String(perTile), String(buffer)]);
+      const { stdout: _split, ...split } = await timed([
+        TSX,
+        STAGE,
+        'split',
+        input,
+        dir,
+        String(perTile),
+        String(buffer),
+      ]);
       const plan = JSON.parse(await readFile(path.join(dir, 'split.json'), 'utf8')) as TileSplit;
       const n = plan.tiles.length;
       console.info(`split into ${n} tiles (${plan.grid.nx}×${plan.grid.ny}) in ${split.wallSeconds} s`);
-      const one = await runTiles(dir, n, 1);
+      const one = await runTiles(dir, plan, 1);
       console.info(`tiles, 1 worker: ${one.wallSeconds} s`);
-      const two = await runTiles(dir, n, 2);
+      const two = await runTiles(dir, plan, 2);
       console.info(`tiles, 2 workers: ${two.wallSeconds} s`);
-      const merge = await timed([TSX, STAGE, 'merge', dir]);
-      const tileTimes = one.tiles.map((t) => t.wallSeconds);
+      const { stdout: _merge, ...merge } = await timed([TSX, STAGE, 'merge', dir]);
+      const tileTimes = one.tiles.map((t) => t.seconds);
       const threeOnPaper = makespan(tileTimes, 3);
       const total = (tilesWall: number) => round(split.wallSeconds + tilesWall + merge.wallSeconds);
       let untiled: (Timed & { classifyMs: number | null }) | null = null;
@@ -166,8 +200,8 @@ const suite: BenchSuite = {
         },
         rawReadSeconds,
         split,
-        tilesOneWorker: { wallSeconds: one.wallSeconds, perTile: one.tiles },
-        tilesTwoWorkers: { wallSeconds: two.wallSeconds, perTile: two.tiles },
+        tilesOneWorker: one,
+        tilesTwoWorkers: two,
         tilesThreeWorkersOnPaper: {
           wallSeconds: threeOnPaper,
           from: 'the 1-worker tile times, longest first on 3 machines',
@@ -183,7 +217,7 @@ const suite: BenchSuite = {
           threeWorkersOnPaper: round(total(one.wallSeconds) / total(threeOnPaper)),
         },
         mergeShareOfOneWorker: round(merge.wallSeconds / total(one.wallSeconds), 3),
-        peakRssMb: Math.max(split.maxRssMb ?? 0, merge.maxRssMb ?? 0, ...one.tiles.map((t) => t.maxRssMb ?? 0)),
+        peakRssMb: Math.max(split.maxRssMb ?? 0, merge.maxRssMb ?? 0, ...one.processes.map((t) => t.maxRssMb ?? 0)),
         untiledReference: untiled,
         minutesPerGbClassification: {
           oneWorker: round(total(one.wallSeconds) / 60 / gbIn),

@@ -8086,6 +8086,13 @@ export interface components {
             result?: unknown;
             retryCount: number;
             attempts: number;
+            /** @description A processing classified in tiles across workers (TILED_PROCESSING_POINTS): its tiles by state (job view only; null otherwise). */
+            tiles?: {
+                total: number;
+                done: number;
+                running: number;
+                failed: number;
+            } | null;
             errorCode: string | null;
             errorMessage: string | null;
             timestamp: string;

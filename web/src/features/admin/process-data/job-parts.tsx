@@ -305,6 +305,17 @@ export function JobDetails({ job, showError = true }: { job: Job; showError?: bo
     return [c.header, c.render(job)];
   });
   if (job.step) items.push([t('admin:jobs.fields.step'), stepLabel(job.step)]);
+  if (job.tiles) {
+    items.push([
+      t('admin:jobs.fields.tiles'),
+      t('admin:jobs.tiles', {
+        done: job.tiles.done,
+        total: job.tiles.total,
+        running: job.tiles.running,
+        failed: job.tiles.failed,
+      }),
+    ]);
+  }
   if (job.startedAt) items.push([t('admin:jobs.fields.startedAt'), formatDateTime(job.startedAt)]);
   if (job.finishedAt) items.push([t('admin:jobs.fields.finishedAt'), formatDateTime(job.finishedAt)]);
   items.push([t('admin:jobs.fields.attempts'), String(job.attempts)]);
