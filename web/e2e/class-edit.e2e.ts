@@ -17,7 +17,7 @@ import {
   pixelsOfColour,
   processProject,
 } from './projects-helpers.js';
-import { e2e, logIn, newContext, screenshot } from './support.js';
+import { e2e, logIn, newContext, openRoute, screenshot } from './support.js';
 
 /** The points of a LAS/LAZ file: project coordinates, their ECEF (the tiler's transform) and classes. */
 interface Cloud {
@@ -169,7 +169,7 @@ describe('classification editing in the viewer', () => {
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     await logIn(page, e2e().adminEmail, e2e().adminPassword);
-    await page.goto(`${e2e().baseUrl}/#/user/projects/${projectId}`);
+    await openRoute(page, `/user/projects/${projectId}`);
     await page.locator('[data-viewer-state="tiles-loaded"]').waitFor({ timeout: 240_000 });
     return { page, errors, close: () => context.close() };
   }

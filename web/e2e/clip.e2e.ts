@@ -7,7 +7,7 @@ import proj4 from 'proj4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PickedPosition } from '../src/viewer/measure/measure.types.js';
 import { apiCall, apiLogin, createReadyProject, launchWebGlBrowser, waitForTilesLoaded } from './projects-helpers.js';
-import { e2e, logIn, screenshot, UI_TIMEOUT, uniqueEmail } from './support.js';
+import { logIn, openRoute, screenshot, UI_TIMEOUT, uniqueEmail } from './support.js';
 
 /** fusa.laz: WGS 84 / UTM zone 54S. A polygon inside it, vertices off the 1 cm grid. */
 const UTM = '+proj=utm +zone=54 +south +datum=WGS84 +units=m +no_defs';
@@ -85,7 +85,7 @@ describe('clip and download in the viewer', () => {
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     await logIn(page, email, password);
-    await page.goto(`${e2e().baseUrl}/#/user/projects/${projectId}`);
+    await openRoute(page, `/user/projects/${projectId}`);
     await waitForTilesLoaded(page);
 
     await page.getByRole('button', { name: 'Clip', exact: true }).click();
@@ -175,7 +175,7 @@ describe('clip and download in the viewer', () => {
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     await logIn(page, email, password);
-    await page.goto(`${e2e().baseUrl}/#/user/projects/${projectId}`);
+    await openRoute(page, `/user/projects/${projectId}`);
     await waitForTilesLoaded(page);
     await page.getByRole('button', { name: 'Clip', exact: true }).click();
     const panel = page.getByTestId('clip-panel');

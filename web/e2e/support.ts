@@ -154,6 +154,41 @@ export async function logIn(page: Page, email: string, password: string): Promis
   await page.waitForFunction(() => !window.location.hash.startsWith('#/auth/login'), undefined, {
     timeout: UI_TIMEOUT,
   });
+  // The login page may navigate once more as it re-renders signed in (to the same landing page): a
+  // page.goto() issued before that lands would be overridden by it. Wait until the route stays put.
+  await settledRoute(page);
+}
+
+/** Waits until the hash route has not changed for 600 ms (at most UI_TIMEOUT). */
+export async function settledRoute(page: Page): Promise<string> {
+  const deadline = Date.now() + UI_TIMEOUT;
+  let last = await page.evaluate(() => window.location.hash);
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    await page.waitForTimeout(150);
+    const now = await page.evaluate(() => window.location.hash);
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    } else if (Date.now() - since >= 600) {
+      return now;
+    }
+  }
+  return last;
+}
+
+/**
+ * Opens a hash route of the app and makes sure the app shows it: a navigation
+ * the app had pending (a redirect after login) may replace it once, so it is
+ * opened again until the route sticks.
+ */
+export async function openRoute(page: Page, route: string): Promise<void> {
+  const target = `#${route}`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await page.goto(`${e2e().baseUrl}/${target}`);
+    if ((await settledRoute(page)).startsWith(target)) return;
+  }
+  throw new Error(`the app would not stay on ${route} (it shows ${await page.evaluate(() => window.location.hash)})`);
 }
 
 /** A unique address for a test account. */
