@@ -29,8 +29,8 @@ import {
   TABLE_VIEWS,
   type TableState,
   type TableView,
+  tableStatePatch,
   toggleSort,
-  writeTableState,
 } from './table-state.js';
 
 /** Delay between the last key typed in the search box and the request (spec §9). */
@@ -132,7 +132,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
     descending: defaultDescending,
     sortable,
   });
-  const update = (next: TableState) => setQuery(writeTableState(tableUrlId, next, query));
+  // Only what changes is written: a handler of an earlier render cannot undo a newer search or sort.
+  const update = (next: TableState) => setQuery(tableStatePatch(tableUrlId, state, next, query));
   const request = pageRequest(state);
   const { data, error, isLoading, isValidating, mutate } = useSWR(
     ['table', tableUrlId, request.limit, request.offset, request.sortBy, request.order, request.search ?? ''],

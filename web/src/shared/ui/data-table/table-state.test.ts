@@ -5,6 +5,7 @@ import {
   pageRequest,
   readTableState,
   type TableState,
+  tableStatePatch,
   toggleSort,
   writeTableState,
 } from './table-state.js';
@@ -60,6 +61,29 @@ describe('table state in query values', () => {
     );
     expect(q.tableUrlId).toBe('users');
     expect(readTableState(q, 'users', defaults)).toEqual(s);
+  });
+
+  it('patches only what changes, so a sort from an earlier render keeps a newer search', () => {
+    const before: TableState = {
+      page: 1,
+      rowsPerPage: '10',
+      sortBy: 'id',
+      descending: true,
+      search: '',
+      view: 'table',
+    };
+    // The sort handler was made while the search was still empty; the URL has the search since.
+    const patch = tableStatePatch('users', before, toggleSort(before, 'email'), {
+      tableUrlId: 'users',
+      search: 'ada@example.com',
+    });
+    expect(patch).toEqual({ tableUrlId: 'users', sortBy: 'email', descending: 'false' });
+    expect('search' in patch).toBe(false);
+    // A real change of the search is written, with the page it resets.
+    const typed = tableStatePatch('users', { ...before, page: 3 }, { ...before, search: 'ada', page: 1 });
+    expect(typed).toEqual({ tableUrlId: 'users', search: 'ada', page: '1' });
+    // Clearing it removes it from the query.
+    expect(tableStatePatch('users', { ...before, search: 'ada' }, before).search).toBeNull();
   });
 
   it('turns the state into the table contract request', () => {

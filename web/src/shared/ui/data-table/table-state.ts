@@ -65,6 +65,29 @@ export function readTableState(query: Record<string, string>, tableUrlId: string
 }
 
 /**
+ * The query patch for a change from state `from` to `to`: the keys of the
+ * table that change (and the table's id and stashes, as
+ * {@link writeTableState}), never one that stays. A handler made in an
+ * earlier render (a sort clicked just as a typed search reached the URL) then
+ * cannot put back a value the URL has moved on from: the patch applies to
+ * the URL as it is when it lands.
+ *
+ * @example
+ * tableStatePatch('projects', state, toggleSort(state, 'name'), query); // { tableUrlId, sortBy, descending, page }
+ */
+export function tableStatePatch(
+  tableUrlId: string,
+  from: TableState,
+  to: TableState,
+  query: Record<string, string> = {},
+): Record<string, string | null> {
+  const next = writeTableState(tableUrlId, to, query);
+  const before = writeTableState(tableUrlId, from, query);
+  const keys: readonly string[] = TABLE_QUERY_KEYS;
+  return Object.fromEntries(Object.entries(next).filter(([k, v]) => !keys.includes(k) || before[k] !== v));
+}
+
+/**
  * The query patch that records a table state under the plain keys (with its
  * tableUrlId). Given the current `query`, the values of the table that was
  * active until now move to its stashed keys first, and this table's stashed
