@@ -77,7 +77,7 @@ describe('table state in query values', () => {
       tableUrlId: 'users',
       search: 'ada@example.com',
     });
-    expect(patch).toEqual({ tableUrlId: 'users', sortBy: 'email', descending: 'false' });
+    expect(patch).toEqual({ tableUrlId: 'users', page: '1', sortBy: 'email', descending: 'false' });
     expect('search' in patch).toBe(false);
     // A real change of the search is written, with the page it resets.
     const typed = tableStatePatch('users', { ...before, page: 3 }, { ...before, search: 'ada', page: 1 });

@@ -67,13 +67,13 @@ export function readTableState(query: Record<string, string>, tableUrlId: string
 /**
  * The query patch for a change from state `from` to `to`: the keys of the
  * table that change (and the table's id and stashes, as
- * {@link writeTableState}), never one that stays. A handler made in an
+ * {@link writeTableState}) and the page with any change, never another key that stays. A handler made in an
  * earlier render (a sort clicked just as a typed search reached the URL) then
  * cannot put back a value the URL has moved on from: the patch applies to
  * the URL as it is when it lands.
  *
  * @example
- * tableStatePatch('projects', state, toggleSort(state, 'name'), query); // { tableUrlId, sortBy, descending, page }
+ * tableStatePatch('projects', state, toggleSort(state, 'name'), query); // { tableUrlId, page, sortBy, descending }
  */
 export function tableStatePatch(
   tableUrlId: string,
@@ -84,7 +84,14 @@ export function tableStatePatch(
   const next = writeTableState(tableUrlId, to, query);
   const before = writeTableState(tableUrlId, from, query);
   const keys: readonly string[] = TABLE_QUERY_KEYS;
-  return Object.fromEntries(Object.entries(next).filter(([k, v]) => !keys.includes(k) || before[k] !== v));
+  const changed = Object.entries(next).filter(([k, v]) => keys.includes(k) && before[k] !== v);
+  // The page goes with any change (a sort, a search, a size puts it back to the first).
+  const page: Record<string, string | null> = changed.length > 0 ? { page: next.page ?? null } : {};
+  return {
+    ...Object.fromEntries(Object.entries(next).filter(([k]) => !keys.includes(k))),
+    ...page,
+    ...Object.fromEntries(changed),
+  };
 }
 
 /**
