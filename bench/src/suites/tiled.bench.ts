@@ -174,7 +174,7 @@ const suite: BenchSuite = {
       let untiled: (Timed & { classifyMs: number | null }) | null = null;
       if (args.includes('--untiled') || gbIn <= 0.5) {
         const out = path.join(work, 'untiled');
-        const t = await timed([
+        const { stdout: _out, ...t } = await timed([
           TSX,
           path.join(ROOT, 'engine', 'src', 'cli.ts'),
           'process',
