@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,10 +8,10 @@ import { writeLas } from '@nuage/engine/writers/las.writer.js';
 import { realFile } from '@nuage/fixtures/real-data.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../src/config.js';
 import { findJob, type JobRow } from '../src/db/queries/jobs.queries.js';
 import { createTestApp, type TestApp } from './app.js';
 import { as, type TestUser, testUser, uploadRealFile, waitFor } from './projects.js';
+import { exited, spawnWorker, type WorkerProcess } from './worker-process.js';
 
 /** Tiled processing settings for a 2.83 M-point mosaic: 4 tiles of about 750 k points. */
 const TILED_ENV = {
@@ -46,36 +46,9 @@ async function writeMosaic(file: string): Promise<number> {
   return count;
 }
 
-/** A real worker process (`main.ts --role worker`) on the test database and store, with the tiled settings. */
-function spawnWorker(t: TestApp, name: string): ChildProcess & { output: string[] } {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'api/src/main.ts'), '--role', 'worker'],
-    {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        ...TILED_ENV,
-        DATABASE_URL: t.tdb.url,
-        DATA_DIR: t.dataDir,
-        ADMIN_PASSWORD: 'Admin-Passw0rd!',
-        LOG_LEVEL: 'warn',
-        PUBLIC_URL: 'http://localhost:8080',
-        TILER_WARM_UP: 'false',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  ) as ChildProcess & { output: string[] };
-  child.output = [];
-  const keep = (d: Buffer) => child.output.push(`[${name}] ${d.toString()}`);
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return child;
-}
-
-function exited(child: ChildProcess): Promise<unknown> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', resolve));
+/** A worker process with the tiled settings. */
+function startTiledWorker(t: TestApp, name: string): WorkerProcess {
+  return spawnWorker(t, name, { ...TILED_ENV, TILER_WARM_UP: 'false' });
 }
 
 /** What the comparison looks at: class counts of the classified cloud, tree tops and contours as stored in PostGIS. */
@@ -120,7 +93,7 @@ describe('tiled processing across worker processes (the four bcts tiles as one p
   let mosaic: string;
   const children: ChildProcess[] = [];
   const start = (name: string) => {
-    const c = spawnWorker(t, name);
+    const c = startTiledWorker(t, name);
     children.push(c);
     return c;
   };

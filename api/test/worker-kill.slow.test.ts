@@ -1,43 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../src/config.js';
 import { findJob, type JobRow } from '../src/db/queries/jobs.queries.js';
 import { json } from './accounts.js';
 import { createTestApp, type TestApp } from './app.js';
 import { as, getProject, type TestUser, testUser, uploadRealFile, waitFor } from './projects.js';
-
-/** A real worker process (`main.ts --role worker`) on the test database and store. */
-function spawnWorker(t: TestApp, name: string): ChildProcess & { output: string[] } {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'api/src/main.ts'), '--role', 'worker'],
-    {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: t.tdb.url,
-        DATA_DIR: t.dataDir,
-        ADMIN_PASSWORD: 'Admin-Passw0rd!',
-        LOG_LEVEL: 'warn',
-        PUBLIC_URL: 'http://localhost:8080',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  ) as ChildProcess & { output: string[] };
-  child.output = [];
-  const keep = (d: Buffer) => child.output.push(`[${name}] ${d.toString()}`);
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return child;
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  }
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-}
+import { exited, spawnWorker } from './worker-process.js';
 
 async function jobOf(t: TestApp, projectId: string, kind: JobRow['kind']): Promise<JobRow | undefined> {
   return t.tdb.db

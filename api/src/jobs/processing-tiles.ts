@@ -40,6 +40,7 @@ import {
 import type { Logger } from '../log.js';
 import type { JobContext } from './job-runner.js';
 import { PermanentJobError } from './job-runner.js';
+import { pidAlive } from './recovery.js';
 import { localCopy, uploadFile } from './store-io.js';
 
 /** Tries of one tile before the processing fails. */
@@ -59,15 +60,6 @@ interface TileSpecJson {
 /** The store prefix of a tiled run's working files (under the point cloud asset, removed after the merge). */
 export function tileWorkPrefix(projectId: string, cloudAssetId: string, jobId: string): string {
   return assetRunPrefix(projectId, cloudAssetId, `w${jobId}`);
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

@@ -12,7 +12,8 @@ export const DEAD_AFTER_SECONDS = 120;
 /** How often a live worker looks for jobs of dead workers. */
 const SWEEP_MS = 15_000;
 
-function pidAlive(pid: number): boolean {
+/** Whether a process of this host is alive (EPERM: alive, another user's). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
