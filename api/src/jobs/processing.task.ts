@@ -337,9 +337,18 @@ export async function storeOutput(
   }
 }
 
-/** Points of a cloud, from its header (the tiled processing's threshold). */
+/**
+ * Points of a cloud, from its header (the tiled processing's threshold); 0
+ * when the header cannot be read: the products then fail each with the
+ * reader's reason (PROCESSING_FAILED), as they do for any unreadable input.
+ */
 async function headerPointCount(file: string, epsg: number | undefined): Promise<number> {
-  const reader = await openPointCloud(file, epsg ? { epsg } : {});
+  let reader: Awaited<ReturnType<typeof openPointCloud>>;
+  try {
+    reader = await openPointCloud(file, epsg ? { epsg } : {});
+  } catch {
+    return 0;
+  }
   try {
     return reader.header.pointCount;
   } finally {
