@@ -258,8 +258,6 @@ describe('tables and project information', () => {
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     await logIn(page, e2e().adminEmail, e2e().adminPassword);
-    // The login's own navigation to the landing page first, so that it does not undo the next one.
-    await waitForRoute(page, '/user');
     await page.goto(`${e2e().baseUrl}/#/admin/projects/list`);
     const table = page.locator('[data-table="admin-projects"]');
     await table.locator('tbody tr').first().waitFor();

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, CrsRequired, InvalidInput } from '../core/errors.js';
 import { classifyCloudTiled } from '../filters/classify.filter.js';
+import { VENDOR_WIRES_KEPT } from '../products/classified-cloud.product.js';
 import { INLINE_DECODE, terrainUnits } from '../products/product-values.js';
 import { openPointCloud } from '../readers/index.js';
 import { ownerOf, type PlanOptions, planTiles, type TileGrid, tilesNear } from './plan.js';
@@ -37,9 +38,6 @@ export interface TileSettings {
   /** false when the input's vendor labelled its wires (they are kept, not searched). */
   wires: boolean;
 }
-
-/** Wire points (class 14) from which the input's own wire classes are kept (as the untiled classification). */
-const VENDOR_WIRES_KEPT = 100;
 
 /**
  * Reads the input once and writes, for each tile of the grid, the points of
