@@ -93,12 +93,12 @@ async function main(): Promise<void> {
 
   // Requests fail fast when the database is away (503); a worker's job waits for a connection
   // and for its long statements (feature inserts of a large product) instead of failing.
-  const database = createDatabase(
-    databaseUrl,
-    role === 'worker'
-      ? { applicationName: `nuage-${role}`, connectTimeoutMs: 30_000, statementTimeoutMs: 0 }
-      : { applicationName: `nuage-${role}` },
-  );
+  const database = createDatabase(databaseUrl, {
+    applicationName: `nuage-${role}`,
+    ...(role === 'worker' ? { connectTimeoutMs: 30_000, statementTimeoutMs: 0 } : {}),
+    // The embedded database's connections share one session: no named statements there.
+    namedStatements: Boolean(config.DATABASE_URL),
+  });
   cleanups.unshift(() => database.close());
   const migrationVersion = await migrate(database.pool, { log: (m) => log.info(m) });
   const storage = await openStorage(config);

@@ -3,16 +3,15 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { AppError } from '../errors.js';
 import { type Collection, queryablesOf } from '../services/ogc.service.js';
 import {
-  collectionTile,
   MAX_ZOOM,
   MVT_TYPE,
-  parseTileAddress,
+  ogcCollectionTile,
   TILE_MATRIX_SET,
   TILE_MATRIX_SET_URI,
   tileLayerName,
   tileRun,
 } from '../services/ogc-tiles.service.js';
-import { collectionOf, OgcLinks } from './ogc-request.js';
+import { collectionOf, credentialsOf, OgcLinks } from './ogc-request.js';
 
 /** TileJSON field types of the queryables' JSON types. */
 const FIELD_TYPE: Record<string, string> = { number: 'Number', string: 'String', boolean: 'Boolean' };
@@ -128,9 +127,13 @@ export function ogcTilesRoutes(deps: AppDeps) {
   });
 
   app.get('/collections/:collectionId/tiles/:tileMatrixSetId/:tileMatrix/:tileRow/:tileCol', async (c) => {
-    const col = await collection(c);
-    const address = parseTileAddress(c.req.param('tileMatrix'), c.req.param('tileRow'), c.req.param('tileCol'));
-    const tile = await collectionTile(deps, col, address);
+    // Another tile matrix set: the credentials' answer first, then 404 (as every tiles route).
+    if (c.req.param('tileMatrixSetId') !== TILE_MATRIX_SET) await collection(c);
+    const { col, tile } = await ogcCollectionTile(deps, credentialsOf(c), c.req.param('collectionId') ?? '', {
+      z: c.req.param('tileMatrix') ?? '',
+      y: c.req.param('tileRow') ?? '',
+      x: c.req.param('tileCol') ?? '',
+    });
     // A URL naming the current run (`v`, as TileJSON hands out) never changes; one without it may after a processing.
     const pinned = c.req.query('v') === tileRun(col);
     const headers: Record<string, string> = {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- ogc [--items N] [--tiles N] [--connections C]`: the OGC API
+ * `npm run bench -- ogc [--items N] [--tiles N] [--connections C] [--client autocannon|worker]`: the OGC API
  * under a bounded local load, through the real app on a loopback HTTP server
  * (never anything but 127.0.0.1), over a scratch database on BENCH_DATABASE_URL
  * (default: the local PostgreSQL server) holding a synthetic project: a 10 m
@@ -7,7 +7,9 @@
  * 250 vertices, about 3 × 3.5 km near 138.6°E 35°S.
  *
  * Every request carries a personal access token (Authorization: Bearer), as a
- * GIS tool would; requests come from a worker thread (its own event loop). Figures, C concurrent connections (default 50), a fixed
+ * GIS tool would; requests come from autocannon in a separate process
+ * (`--client worker`: fetch loops in a worker thread of the server's process,
+ * as earlier runs measured). Figures, C concurrent connections (default 50), a fixed
  * number of requests each:
  *  - items: `limit=100` pages at random offsets of the grid, and 100-feature
  *    pages inside a random 300 m box: latency p50/p90/p99 and requests/s;
@@ -33,6 +35,7 @@ import { openLocalStorage } from '@nuage/api/storage.js';
 import { migrate } from '@nuage/migrations';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { loadHttpProcess } from '../http-load.js';
 import type { BenchSuite } from '../main.js';
 
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
@@ -155,6 +158,10 @@ export default {
     const itemRequests = arg('--items', 2000);
     const warmTileRequests = arg('--tiles', 4000);
     const connections = arg('--connections', 50);
+    // The HTTP client: autocannon in a process of its own (default), or fetch loops in a worker thread of this process.
+    const clientArg = args[args.indexOf('--client') + 1];
+    const client = args.includes('--client') && clientArg === 'worker' ? 'worker' : 'autocannon';
+    const http = client === 'worker' ? loadHttp : loadHttpProcess;
     const base = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
     const name = `nuage_bench_ogc_${process.pid}`;
     const admin = new pg.Client({ connectionString: base });
@@ -250,7 +257,7 @@ export default {
       for (let i = 0; i < 20; i++) await get(`/ogc/collections/${grid}/items?limit=100`);
 
       const rnd = random(42);
-      const pages = await loadHttp(
+      const pages = await http(
         Array.from(
           { length: itemRequests },
           () => `${origin}/ogc/collections/${grid}/items?limit=100&offset=${Math.floor(rnd() * (gridCount - 100))}`,
@@ -258,7 +265,7 @@ export default {
         connections,
         headers,
       );
-      const boxes = await loadHttp(
+      const boxes = await http(
         Array.from({ length: itemRequests }, () => {
           const w = 138.55 + rnd() * 0.028;
           const s = -35.05 + rnd() * 0.028;
@@ -277,11 +284,11 @@ export default {
       // Reference: the raw query, on a pool of the app's size, C at a time.
       const raw = await load(
         work.map((w) => async () => {
-          await vectorTile(reference.db, { assetId: w.asset, z: w.z, x: w.x, y: w.y, layer: 'layer' });
+          await vectorTile(reference, { assetId: w.asset, z: w.z, x: w.x, y: w.y, layer: 'layer' });
         }),
         connections,
       );
-      const cold = await loadHttp(
+      const cold = await http(
         work.map((w) => `${origin}${tilePath(w)}`),
         connections,
         headers,
@@ -291,7 +298,7 @@ export default {
         (a, b) => a + b,
         0,
       );
-      const warm = await loadHttp(
+      const warm = await http(
         Array.from({ length: warmTileRequests }, () => `${origin}${tilePath(work[Math.floor(rnd() * work.length)]!)}`),
         connections,
         headers,
@@ -301,6 +308,10 @@ export default {
       const rawStats = stats(raw.ms, raw.seconds);
       return {
         connections,
+        client:
+          client === 'worker'
+            ? 'fetch loops in a worker thread of the server process'
+            : 'autocannon 9 in a separate process (keep-alive connections)',
         data: { gridPoints: gridCount, lines: 400, lineVertices: 250, tiles: work.length, bytesOfFirst50Tiles: bytes },
         items: {
           randomPagesLimit100: stats(pages.ms, pages.seconds),
