@@ -9,7 +9,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { ZodError } from 'zod';
 import { REPO_ROOT } from './config.js';
 import type { AppDeps, AppEnv } from './context.js';
-import { isDatabaseUnavailable } from './db/client.js';
+import { DATABASE_RETRY_SECONDS, isDatabaseUnavailable } from './db/client.js';
 import { AppError, type ErrorBody } from './errors.js';
 import { authContext } from './middleware/auth.js';
 import { csrfGuard } from './middleware/csrf.js';
@@ -38,8 +38,7 @@ import { usersRoutes } from './routes/users.routes.js';
 /** Folder of the built web app (`npm run build -w web`). */
 export const WEB_DIST = path.join(REPO_ROOT, 'web', 'dist');
 
-/** Seconds a client should wait before retrying when the database is away (Retry-After). */
-export const DATABASE_RETRY_SECONDS = 5;
+export { DATABASE_RETRY_SECONDS };
 
 /** Route groups mounted under `/api`; each area adds one line here. */
 const apiGroups: Array<(deps: AppDeps) => Hono<AppEnv>> = [

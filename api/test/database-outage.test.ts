@@ -14,6 +14,7 @@ import { type PrivatePostgres, postgresBinDir, startPrivatePostgres } from './pr
 import { as, createProject, testUser } from './projects.js';
 
 interface Outcome {
+  ogc: boolean;
   status: number;
   code: string | undefined;
   retryAfter: string | null;
@@ -73,13 +74,17 @@ describe.skipIf(!postgresBinDir())('database outage under load (private PostgreS
     const client = async (k: number) => {
       while (running) {
         const started = performance.now();
+        // Writes, listings, and the OGC API (its own error handler, OGC exception bodies).
         const req =
           k % 2 === 0
             ? t.app.request(`/api/projects/${project.id}`, as(ada, 'PATCH', { name: `Outage ${++n}` }))
-            : t.app.request('/api/projects', as(ada, 'GET'));
+            : k === 7
+              ? t.app.request('/ogc/collections', as(ada, 'GET'))
+              : t.app.request('/api/projects', as(ada, 'GET'));
         const res = await req;
         const body = (await res.json().catch(() => null)) as { error?: { code?: string } } | null;
         outcomes.push({
+          ogc: k === 7,
           status: res.status,
           code: body?.error?.code,
           retryAfter: res.headers.get('retry-after'),
@@ -111,6 +116,8 @@ describe.skipIf(!postgresBinDir())('database outage under load (private PostgreS
     const unexpected = outcomes.filter((o) => o.status !== 200 && o.status !== 503);
     expect(unexpected).toEqual([]);
     const unavailable = outcomes.filter((o) => o.status === 503);
+    expect(outcomes.some((o) => o.ogc && o.status === 503)).toBe(true);
+    expect(outcomes.some((o) => o.ogc && o.status === 200)).toBe(true);
     expect(unavailable.length).toBeGreaterThan(20);
     for (const o of unavailable) {
       expect(o.code).toBe('DATABASE_UNAVAILABLE');

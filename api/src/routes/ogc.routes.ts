@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppDeps, AppEnv } from '../context.js';
+import { DATABASE_RETRY_SECONDS, isDatabaseUnavailable } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { ogcFeaturesRoutes } from './ogc-features.routes.js';
 import { html, linkList, page, table } from './ogc-html.js';
@@ -195,7 +196,15 @@ export function ogcRoutes(deps: AppDeps) {
   });
 
   app.onError((err, c) => {
-    const known = err instanceof AppError ? err : null;
+    let known = err instanceof AppError ? err : null;
+    if (!known && isDatabaseUnavailable(err)) {
+      // As the rest of the API: 503 with Retry-After (a busy or absent database), never a 500.
+      (c.get('log') ?? deps.log).warn({ err: (err as Error).message }, 'database unavailable');
+      c.header('Retry-After', String(DATABASE_RETRY_SECONDS));
+      known = new AppError(503, 'DATABASE_UNAVAILABLE', 'the database cannot be reached: try again in a moment', {
+        retryAfterSeconds: DATABASE_RETRY_SECONDS,
+      });
+    }
     if (!known) {
       (c.get('log') ?? deps.log).error({ err }, 'unhandled error');
     }
