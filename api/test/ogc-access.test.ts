@@ -122,6 +122,32 @@ describe('OGC collection requests: credentials and collection in one round trip,
     );
   });
 
+  it('lets browsers of any origin read answers and errors (CORS), and answers preflights', async () => {
+    const auth = { ...bearer((await makeToken(ada)).token), origin: 'https://gis.example.org' };
+    for (const path of [
+      `/ogc/collections/${grid}/items?limit=2`,
+      `/ogc/collections/${grid}/tiles/WebMercatorQuad/16/39588/57990`,
+      '/ogc/collections/99999999/items',
+      '/ogc',
+    ]) {
+      const res = await get(path, auth);
+      expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+      await res.arrayBuffer();
+    }
+    const items = await get(`/ogc/collections/${grid}/items?limit=2`, auth);
+    expect(items.headers.get('access-control-expose-headers')).toBe('ETag,Content-Crs,Content-Length');
+    expect(items.headers.get('content-crs')).toBe('<http://www.opengis.net/def/crs/OGC/1.3/CRS84>');
+    expect(items.headers.get('x-content-type-options')).toBe('nosniff');
+    const preflight = await t.app.request(`/ogc/collections/${grid}/items`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://gis.example.org', 'access-control-request-method': 'GET' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization,If-None-Match');
+    expect(preflight.headers.get('access-control-max-age')).toBe('86400');
+  });
+
   it('refuses a revoked, expired or unknown token and a disabled account at the very next request', async () => {
     const made = await makeToken(ada);
     const items = `/ogc/collections/${grid}/items?limit=1`;

@@ -1,4 +1,4 @@
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppDeps, AppEnv } from '../context.js';
 import { DATABASE_RETRY_SECONDS, isDatabaseUnavailable } from '../db/client.js';
@@ -56,6 +56,23 @@ export function ogcException(err: AppError) {
 }
 
 /**
+ * CORS for any origin: preflights (OPTIONS) answered by `preflight` (Hono's
+ * cors), other requests given `Access-Control-Allow-Origin: *` (and the
+ * exposed headers) once the route has answered — the same headers as Hono's
+ * cors, which sets them before the route runs and so makes every response be
+ * built twice (the early one's headers copied into the route's), a cost paid
+ * by each of the OGC API's many small requests.
+ */
+function anyOrigin(preflight: MiddlewareHandler, expose?: string): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.method === 'OPTIONS') return preflight(c, next);
+    await next();
+    c.res.headers.set('Access-Control-Allow-Origin', '*');
+    if (expose) c.res.headers.set('Access-Control-Expose-Headers', expose);
+  };
+}
+
+/**
  * Everything under `/ogc` (mounted at the app's root so that `/ogc` and
  * `/ogc/` are both the landing page): landing page, conformance, the OpenAPI
  * 3.0 service description, the collections (ogc-features.routes.ts) and their
@@ -66,15 +83,18 @@ export function ogcRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use(
     '/ogc/*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'HEAD', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'If-None-Match'],
-      exposeHeaders: ['ETag', 'Content-Crs', 'Content-Length'],
-      maxAge: 86_400,
-    }),
+    anyOrigin(
+      cors({
+        origin: '*',
+        allowMethods: ['GET', 'HEAD', 'OPTIONS'],
+        allowHeaders: ['Authorization', 'If-None-Match'],
+        exposeHeaders: ['ETag', 'Content-Crs', 'Content-Length'],
+        maxAge: 86_400,
+      }),
+      'ETag,Content-Crs,Content-Length',
+    ),
   );
-  app.use('/ogc', cors({ origin: '*', allowHeaders: ['Authorization'] }));
+  app.use('/ogc', anyOrigin(cors({ origin: '*', allowHeaders: ['Authorization'] })));
 
   const landing = (c: Context<AppEnv>) => {
     const format = formatOf(c);
