@@ -5,15 +5,16 @@ import {
   CRS84,
   featureJson,
   itemOf,
+  itemsPage,
   jsonSchemaType,
   listCollectionsFor,
-  ogcItems,
+  parseItemsQuery,
   pickCrs,
   queryablesOf,
   surveyDay,
 } from '../services/ogc.service.js';
 import { cellValue, html, linkList, page, table } from './ogc-html.js';
-import { collectionOf, credentialsOf, formatOf, OgcLinks, queryOf, viewerOf } from './ogc-request.js';
+import { collectionOf, formatOf, OgcLinks, queryOf, viewerOf } from './ogc-request.js';
 
 const GEOJSON = 'application/geo+json';
 const SCHEMA_JSON = 'application/schema+json';
@@ -141,8 +142,10 @@ export function ogcFeaturesRoutes(deps: AppDeps) {
 
   app.get('/collections/:collectionId/items', async (c) => {
     const format = formatOf(c);
+    const col = await collection(c);
     const params = queryOf(c);
-    const { col, q, page: page_ } = await ogcItems(deps, credentialsOf(c), c.req.param('collectionId') ?? '', params);
+    const q = await parseItemsQuery(deps, col, params);
+    const page_ = await itemsPage(deps, col, q);
     const links = new OgcLinks(deps, c);
     const path = `/collections/${col.row.asset_id}/items`;
     // Paging links keep every parameter of the request but the offset (and f, set per link).

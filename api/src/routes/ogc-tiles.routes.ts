@@ -3,15 +3,16 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { AppError } from '../errors.js';
 import { type Collection, queryablesOf } from '../services/ogc.service.js';
 import {
+  collectionTile,
   MAX_ZOOM,
   MVT_TYPE,
-  ogcCollectionTile,
+  parseTileAddress,
   TILE_MATRIX_SET,
   TILE_MATRIX_SET_URI,
   tileLayerName,
   tileRun,
 } from '../services/ogc-tiles.service.js';
-import { collectionOf, credentialsOf, OgcLinks } from './ogc-request.js';
+import { collectionOf, OgcLinks } from './ogc-request.js';
 
 /** TileJSON field types of the queryables' JSON types. */
 const FIELD_TYPE: Record<string, string> = { number: 'Number', string: 'String', boolean: 'Boolean' };
@@ -127,13 +128,9 @@ export function ogcTilesRoutes(deps: AppDeps) {
   });
 
   app.get('/collections/:collectionId/tiles/:tileMatrixSetId/:tileMatrix/:tileRow/:tileCol', async (c) => {
-    // Another tile matrix set: the credentials' answer first, then 404 (as every tiles route).
-    if (c.req.param('tileMatrixSetId') !== TILE_MATRIX_SET) await collection(c);
-    const { col, tile } = await ogcCollectionTile(deps, credentialsOf(c), c.req.param('collectionId') ?? '', {
-      z: c.req.param('tileMatrix') ?? '',
-      y: c.req.param('tileRow') ?? '',
-      x: c.req.param('tileCol') ?? '',
-    });
+    const col = await collection(c);
+    const address = parseTileAddress(c.req.param('tileMatrix'), c.req.param('tileRow'), c.req.param('tileCol'));
+    const tile = await collectionTile(deps, col, address);
     // A URL naming the current run (`v`, as TileJSON hands out) never changes; one without it may after a processing.
     const pinned = c.req.query('v') === tileRun(col);
     const headers: Record<string, string> = {

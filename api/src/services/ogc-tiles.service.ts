@@ -1,20 +1,9 @@
 import { assetKey, assetRunPrefix, ObjectNotFound, readAll } from '@nuage/tiles-cache';
-import {
-  findCollectionAccess,
-  findCollectionAccessWithTile,
-  vectorTile,
-  vectorTileFeatures,
-} from '../db/queries/features.queries.js';
+import { vectorTile, vectorTileFeatures } from '../db/queries/features.queries.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { encodeMvt } from './mvt-encoder.js';
-import {
-  type Collection,
-  collectionPlan,
-  invalidParameter,
-  type OgcCredentials,
-  ogcCollection,
-} from './ogc.service.js';
+import { type Collection, invalidParameter } from './ogc.service.js';
 
 /**
  * Vector tiles of OGC API collections (OGC API - Tiles, WebMercatorQuad, MVT):
@@ -116,46 +105,6 @@ async function dropEarlierRuns(deps: AppDeps, col: Collection, run: string): Pro
   for (const s of stale) await deps.storage.tiles.deletePrefix(`${base}${s}/`);
 }
 
-function tileKey(col: Collection, t: { z: number; x: number; y: number }): string {
-  return `${assetRunPrefix(col.row.project_id, col.row.asset_id, tileRun(col))}${TILE_MATRIX_SET}/${t.z}/${t.x}/${t.y}.mvt`;
-}
-
-/** The stored tile of `key`, or null. */
-async function storedTile(deps: AppDeps, key: string): Promise<{ bytes: Buffer; etag: string } | null> {
-  try {
-    const got = await deps.storage.tiles.get(key);
-    return { bytes: await readAll(got.body), etag: got.etag };
-  } catch (err) {
-    if (!(err instanceof ObjectNotFound)) throw err;
-    return null;
-  }
-}
-
-/**
- * Makes the tile of `key` once (`make`), stores it and answers it with the
- * store's entity tag; concurrent requests for the same tile wait for the one that makes it.
- */
-function makeOnce(
-  deps: AppDeps,
-  col: Collection,
-  key: string,
-  make: () => Promise<Buffer>,
-): Promise<{ bytes: Buffer; etag: string }> {
-  let making = inFlight.get(key);
-  if (!making) {
-    making = (async () => {
-      const bytes = await make();
-      const info = await deps.storage.tiles.put(key, bytes, { contentType: MVT_TYPE });
-      dropEarlierRuns(deps, col, tileRun(col)).catch((err) =>
-        deps.log.warn({ err, key }, 'could not delete earlier vector tiles'),
-      );
-      return { bytes, etag: info.etag };
-    })().finally(() => inFlight.delete(key));
-    inFlight.set(key, making);
-  }
-  return making;
-}
-
 /**
  * One vector tile of a collection (empty when no feature reaches it) and its
  * entity tag, from the store or made once (concurrent requests for the same
@@ -166,51 +115,25 @@ export async function collectionTile(
   col: Collection,
   t: { z: number; x: number; y: number },
 ): Promise<{ bytes: Buffer; etag: string }> {
-  const key = tileKey(col, t);
-  return (await storedTile(deps, key)) ?? makeOnce(deps, col, key, () => makeVectorTile(deps, col, t));
-}
-
-/**
- * A tile request: the collection its credentials may read (as
- * {@link ogcCollection}: same errors, in the same order, then the address's)
- * and the tile (as {@link collectionTile}).
- *
- * With a token and a collection seen before, the tile is looked for in the
- * store under that version's key, and the access query alone is run (a stored
- * tile) or with the query that makes the tile (one round trip instead of two);
- * the tile is handed out only when the credentials let the request read the
- * collection and it is still that version — otherwise the request is answered
- * as without the plan.
- */
-export async function ogcCollectionTile(
-  deps: AppDeps,
-  creds: OgcCredentials,
-  id: string,
-  address: { z: string; y: string; x: string },
-): Promise<{ col: Collection; tile: { bytes: Buffer; etag: string } }> {
-  const plan = collectionPlan(creds, id);
-  if (plan && !withoutMvt.has(deps.database)) {
-    let t: { z: number; x: number; y: number } | null = null;
-    try {
-      t = parseTileAddress(address.z, address.y, address.x);
-    } catch {
-      // A bad address is told after the credentials, as without a plan.
-    }
-    if (t) {
-      const key = tileKey(plan.seen, t);
-      const stored = await storedTile(deps, key);
-      if (stored) {
-        const col = plan.confirm(await findCollectionAccess(deps.database, plan.ask));
-        if (col) return { col, tile: stored };
-      } else if (!inFlight.has(key)) {
-        const ask = { assetId: plan.seen.row.asset_id, ...t, layer: tileLayerName(plan.seen) };
-        const found = await findCollectionAccessWithTile(deps.database, plan.ask, ask);
-        const col = plan.confirm(found.access);
-        if (col) return { col, tile: await makeOnce(deps, col, key, async () => found.tile) };
-      }
-    }
+  const run = tileRun(col);
+  const key = `${assetRunPrefix(col.row.project_id, col.row.asset_id, run)}${TILE_MATRIX_SET}/${t.z}/${t.x}/${t.y}.mvt`;
+  try {
+    const got = await deps.storage.tiles.get(key);
+    return { bytes: await readAll(got.body), etag: got.etag };
+  } catch (err) {
+    if (!(err instanceof ObjectNotFound)) throw err;
   }
-  const col = await ogcCollection(deps, creds, id);
-  const t = parseTileAddress(address.z, address.y, address.x);
-  return { col, tile: await collectionTile(deps, col, t) };
+  let making = inFlight.get(key);
+  if (!making) {
+    making = (async () => {
+      const bytes = await makeVectorTile(deps, col, t);
+      const info = await deps.storage.tiles.put(key, bytes, { contentType: MVT_TYPE });
+      dropEarlierRuns(deps, col, run).catch((err) =>
+        deps.log.warn({ err, key }, 'could not delete earlier vector tiles'),
+      );
+      return { bytes, etag: info.etag };
+    })().finally(() => inFlight.delete(key));
+    inFlight.set(key, making);
+  }
+  return making;
 }

@@ -1,7 +1,5 @@
 import type { AuthContext } from '../auth.types.js';
 import {
-  type AccessAsk,
-  type CollectionAccess,
   type CollectionRow,
   type CollectionStats,
   collectionStats,
@@ -9,12 +7,10 @@ import {
   type FeatureWhere,
   findCollection,
   findCollectionAccess,
-  findCollectionAccessWithPage,
   findFeature,
   type GeometryOutput,
   listCollections,
   listCollectionsOfOwner,
-  type PageAsk,
   pageFeatures,
   propertyStats,
   type ScalarType,
@@ -410,58 +406,6 @@ export async function collectionFor(deps: AppDeps, viewer: Viewer | null, id: st
   return (await withStats(deps, [row]))[0]!;
 }
 
-/** A request's token credentials (a personal access token or a share token), or null: a session or none. */
-function tokenCredentials(creds: OgcCredentials): { accessToken: string | null; shareToken: string | null } | null {
-  let accessToken: string | null = null;
-  let shareToken: string | null = null;
-  if (creds.tokenParam !== undefined && creds.tokenParam !== '') {
-    if (isAccessToken(creds.tokenParam)) accessToken = creds.tokenParam;
-    else if (SHARE_TOKEN_SHAPE.test(creds.tokenParam)) shareToken = creds.tokenParam;
-    else throw invalidTokenParam();
-  } else if (creds.bearer && isAccessToken(creds.bearer)) {
-    accessToken = creds.bearer;
-  } else {
-    return null;
-  }
-  if (accessToken !== null && !isWellFormedAccessToken(accessToken)) throw invalidAccessToken();
-  return { accessToken, shareToken };
-}
-
-const accessAsk = (t: { accessToken: string | null; shareToken: string | null }, id: string): AccessAsk => ({
-  assetId: /^\d{1,18}$/.test(id) ? id : null,
-  tokenHash: t.accessToken === null ? null : hashAccessToken(t.accessToken),
-  shareToken: t.shareToken,
-});
-
-/** What the credentials found by the access query let the request read: the collection, or 401 / 404. */
-function authorized(
-  t: { accessToken: string | null; shareToken: string | null },
-  found: CollectionAccess,
-): CollectionRow {
-  let viewer: Viewer;
-  if (t.accessToken !== null) viewer = asUser(accessTokenUser(found.token));
-  else if (found.shareTokenKnown) viewer = { kind: 'share', token: t.shareToken! };
-  else throw invalidTokenParam();
-  if (!found.collection || !canRead(viewer, found.collection)) throw noSuchCollection();
-  return found.collection;
-}
-
-/**
- * The last version seen of each collection a token request was let read (its
- * row: names, CRS, version), by asset id: what an items request plans its
- * page with before the access query answers (see {@link ogcItems}). Never a
- * grant: the credentials are checked by every request.
- */
-const lastSeen = new Map<string, Collection>();
-const MAX_LAST_SEEN = 2000;
-
-function remember(col: Collection): Collection {
-  lastSeen.delete(col.row.asset_id);
-  lastSeen.set(col.row.asset_id, col);
-  if (lastSeen.size > MAX_LAST_SEEN) lastSeen.delete(lastSeen.keys().next().value!);
-  return col;
-}
-
 /**
  * The collection `id` for a request's credentials, as {@link ogcViewer} then
  * {@link collectionFor} decide (same order, same errors), in one database
@@ -471,91 +415,29 @@ function remember(col: Collection): Collection {
  * once). A session still costs its own look-up of the user.
  */
 export async function ogcCollection(deps: AppDeps, creds: OgcCredentials, id: string): Promise<Collection> {
-  const t = tokenCredentials(creds);
-  if (t === null) return collectionFor(deps, await ogcViewer(deps, creds), id);
-  const row = authorized(t, await findCollectionAccess(deps.database, accessAsk(t, id)));
-  return remember((await withStats(deps, [row]))[0]!);
-}
-
-/** Two rows are the same version of a collection, with the same CRS and names. */
-function sameVersion(a: CollectionRow, b: CollectionRow): boolean {
-  return (
-    new Date(a.updated_at).getTime() === new Date(b.updated_at).getTime() &&
-    a.epsg_code === b.epsg_code &&
-    a.project_srid === b.project_srid &&
-    a.project_geographic === b.project_geographic &&
-    a.name === b.name &&
-    a.project_name === b.project_name &&
-    a.creation_year === b.creation_year &&
-    a.creation_day === b.creation_day &&
-    a.run === b.run
-  );
-}
-
-/**
- * A token request on a collection seen before ({@link lastSeen}): what the
- * request may plan with before the access query answers, the access query to
- * run with its own query, and `confirm`, which turns the access query's
- * answer into the collection — 401 / 404 as {@link ogcCollection}, or null
- * when the collection is no longer the version seen (the request is then
- * answered as without a plan). Null without a token or a collection seen.
- */
-export interface CollectionPlan {
-  seen: Collection;
-  ask: AccessAsk;
-  confirm(found: CollectionAccess): Collection | null;
-}
-
-export function collectionPlan(creds: OgcCredentials, id: string): CollectionPlan | null {
-  const t = tokenCredentials(creds);
-  const seen = t === null ? undefined : lastSeen.get(id);
-  if (t === null || !seen) return null;
-  return {
-    seen,
-    ask: accessAsk(t, id),
-    confirm(found) {
-      const row = authorized(t, found);
-      return sameVersion(row, seen.row) ? remember({ ...seen, row }) : null;
-    },
-  };
-}
-
-/**
- * An items request: the collection its credentials may read (as
- * {@link ogcCollection}: same errors, in the same order), its parsed
- * parameters (as {@link parseItemsQuery}) and the page (as {@link itemsPage}).
- *
- * With a token, a collection seen before and no CQL2 filter, the page is
- * planned with that earlier version and read by the same query as the
- * credentials (one round trip instead of two); it is handed out only when the
- * credentials let the request read the collection and the collection is still
- * that version — otherwise the request is answered as without the plan.
- */
-export async function ogcItems(
-  deps: AppDeps,
-  creds: OgcCredentials,
-  id: string,
-  params: Record<string, string | undefined>,
-): Promise<{ col: Collection; q: ItemsQuery; page: { matched: number; rows: FeatureText[] } }> {
-  const plan = collectionPlan(creds, id);
-  const filtered = (params.filter ?? '').trim() !== '' || (params['filter-lang'] ?? '') !== '';
-  if (plan && !filtered) {
-    let planned: ItemsQuery | null = null;
-    try {
-      planned = await parseItemsQuery(deps, plan.seen, params);
-    } catch {
-      // A bad parameter is told after the credentials, as without a plan.
-    }
-    const ask = planned && timeMatches(plan.seen, planned.datetime) ? pageAsk(plan.seen, planned) : null;
-    if (planned && ask) {
-      const found = await findCollectionAccessWithPage(deps.database, plan.ask, ask.page);
-      const col = plan.confirm(found.access);
-      if (col) return { col, q: planned, page: ask.complete(found.page) ?? (await itemsPage(deps, col, planned)) };
-    }
+  let accessToken: string | null = null;
+  let shareToken: string | null = null;
+  if (creds.tokenParam !== undefined && creds.tokenParam !== '') {
+    if (isAccessToken(creds.tokenParam)) accessToken = creds.tokenParam;
+    else if (SHARE_TOKEN_SHAPE.test(creds.tokenParam)) shareToken = creds.tokenParam;
+    else throw invalidTokenParam();
+  } else if (creds.bearer && isAccessToken(creds.bearer)) {
+    accessToken = creds.bearer;
+  } else {
+    return collectionFor(deps, await ogcViewer(deps, creds), id);
   }
-  const col = await ogcCollection(deps, creds, id);
-  const q = await parseItemsQuery(deps, col, params);
-  return { col, q, page: await itemsPage(deps, col, q) };
+  if (accessToken !== null && !isWellFormedAccessToken(accessToken)) throw invalidAccessToken();
+  const found = await findCollectionAccess(deps.database, {
+    assetId: /^\d{1,18}$/.test(id) ? id : null,
+    tokenHash: accessToken === null ? null : hashAccessToken(accessToken),
+    shareToken,
+  });
+  let viewer: Viewer;
+  if (accessToken !== null) viewer = asUser(accessTokenUser(found.token));
+  else if (found.shareTokenKnown) viewer = { kind: 'share', token: shareToken! };
+  else throw invalidTokenParam();
+  if (!found.collection || !canRead(viewer, found.collection)) throw noSuchCollection();
+  return (await withStats(deps, [found.collection]))[0]!;
 }
 
 /** The properties filters may use (scalar values), from the collection's features; cached per asset version. */
@@ -704,59 +586,34 @@ function timeMatches(c: Collection, t: TimeInterval | null): boolean {
   return (t.start === null || t.start <= day.end) && (t.end === null || t.end >= day.start);
 }
 
-/**
- * How a page of items is read (no CQL2 filter here): the query, and how its
- * answer becomes the page — null when it does not hold what the statistics
- * promised (the features were replaced meanwhile: the page is read again by offset).
- */
-function pageAsk(
+/** One page of items. `matched` is the number of features matching (every page). */
+export async function itemsPage(
+  deps: AppDeps,
   c: Collection,
   q: ItemsQuery,
-): { page: PageAsk; complete: (r: { matched: number | null; rows: FeatureText[] }) => ItemsPage | null } | null {
-  if (q.filter) return null;
-  const unfiltered = !q.bbox;
-  const page: PageAsk = {
-    where: { assetId: c.row.asset_id, bbox: q.bbox, filter: null },
+): Promise<{ matched: number; rows: FeatureText[] }> {
+  if (!timeMatches(c, q.datetime)) return { matched: 0, rows: [] };
+  const unfiltered = !q.bbox && !q.filter;
+  const ask = {
+    where: { assetId: c.row.asset_id, bbox: q.bbox, filter: q.filter },
     output: q.crs,
     limit: q.limit,
     offset: q.offset,
     countMatched: !unfiltered,
   };
-  const { denseFrom, features } = c.stats;
-  if (!unfiltered) return { page, complete: (r) => ({ matched: r.matched ?? 0, rows: r.rows }) };
-  if (!denseFrom) return { page, complete: (r) => ({ matched: features, rows: r.rows }) };
-  // Ids first…first+n-1 (this asset version's): the page starts at id first+offset, found in the index
-  // instead of stepping over `offset` entries.
-  const expected = Math.max(0, Math.min(q.limit, features - q.offset));
-  const first = BigInt(denseFrom);
-  const last = first + BigInt(Math.max(0, features - 1));
-  const from = first + BigInt(Math.min(q.offset, Math.max(0, features)));
-  return {
-    page: { ...page, ids: { from: String(from), to: String(last) } },
-    complete: (r) => (r.rows.length === expected ? { matched: features, rows: r.rows } : null),
-  };
-}
-
-interface ItemsPage {
-  matched: number;
-  rows: FeatureText[];
-}
-
-/** One page of items. `matched` is the number of features matching (every page). */
-export async function itemsPage(deps: AppDeps, c: Collection, q: ItemsQuery): Promise<ItemsPage> {
-  if (!timeMatches(c, q.datetime)) return { matched: 0, rows: [] };
-  const ask = pageAsk(c, q);
-  if (ask) {
-    const page = ask.complete(await pageFeatures(deps.database, ask.page));
-    if (page) return page;
+  const { denseFrom } = c.stats;
+  if (unfiltered && denseFrom) {
+    // Ids first…first+n-1 (this asset version's): the page starts at id first+offset, found in the index
+    // instead of stepping over `offset` entries. A page that does not hold what the statistics promise
+    // (the features were replaced meanwhile: new ids are above the old ones) is read again by offset.
+    const expected = Math.max(0, Math.min(q.limit, c.stats.features - q.offset));
+    if (expected === 0) return { matched: c.stats.features, rows: [] };
+    const first = BigInt(denseFrom);
+    const ids = { from: String(first + BigInt(q.offset)), to: String(first + BigInt(c.stats.features - 1)) };
+    const page = await pageFeatures(deps.database, { ...ask, ids });
+    if (page.rows.length === expected) return { matched: c.stats.features, rows: page.rows };
   }
-  const page = await pageFeatures(deps.database, {
-    where: { assetId: c.row.asset_id, bbox: q.bbox, filter: q.filter },
-    output: q.crs,
-    limit: q.limit,
-    offset: q.offset,
-    countMatched: !(!q.bbox && !q.filter),
-  });
+  const page = await pageFeatures(deps.database, ask);
   return { matched: page.matched ?? c.stats.features, rows: page.rows };
 }
 

@@ -131,37 +131,39 @@ export interface CollectionAccess {
   shareTokenKnown: boolean;
 }
 
-type AccessRow = Partial<CollectionRow> & { access_asset_id: string | null; share_known: boolean } & {
-  [K in keyof AccessTokenOwner as `token_${K}`]: AccessTokenOwner[K] | null;
-};
-
 /**
- * The access query's one row: the collection and the credentials (see
- * {@link findCollectionAccess}), as common table expressions (the token's use
- * is recorded by an UPDATE, which must stay at the top level of a query) and
- * the row `access` they make.
+ * One collection and the credentials a request carries, in one query: the
+ * personal access token whose hash is `tokenHash` (recording its use, as
+ * {@link findAccessTokenOwner}) and whether a project has the share token
+ * `shareToken`. Nothing is cached: a revoked token or share ends at once.
  */
-function collectionAccessSql(q: AccessAsk) {
-  return sql`
-    ${accessTokenOwnerCtes(q.tokenHash)},
+export async function findCollectionAccess(
+  database: DatabaseHandle,
+  q: { assetId: string | null; tokenHash: string | null; shareToken: string | null },
+): Promise<CollectionAccess> {
+  const rows = await runPrepared(
+    database,
+    sql<
+      Partial<CollectionRow> & { access_asset_id: string | null; share_known: boolean } & {
+        [K in keyof AccessTokenOwner as `token_${K}`]: AccessTokenOwner[K] | null;
+      }
+    >`
+    WITH ${accessTokenOwnerCtes(q.tokenHash)},
     collection AS (
       SELECT ${collectionColumns}
       FROM assets a JOIN projects p ON p.id = a.project_id
       WHERE a.id = ${q.assetId}::bigint AND a.status = 'READY' AND ${hasFeatures}
-    ),
-    access AS (
-      SELECT c.*, c.asset_id AS access_asset_id,
-             o.token_id AS token_token_id, o.user_id AS token_user_id, o.email AS token_email, o.roles AS token_roles,
-             o.revoked AS token_revoked, o.expired AS token_expired, o.enabled AS token_enabled,
-             o.activation_pending AS token_activation_pending,
-             EXISTS (SELECT 1 FROM projects sp WHERE sp.share_token = ${q.shareToken}::text) AS share_known
-      FROM (SELECT 1) one
-      LEFT JOIN collection c ON TRUE
-      LEFT JOIN token_owner o ON TRUE
-    )`;
-}
-
-function accessOf(row: AccessRow): CollectionAccess {
+    )
+    SELECT c.*, c.asset_id AS access_asset_id,
+           o.token_id AS token_token_id, o.user_id AS token_user_id, o.email AS token_email, o.roles AS token_roles,
+           o.revoked AS token_revoked, o.expired AS token_expired, o.enabled AS token_enabled,
+           o.activation_pending AS token_activation_pending,
+           EXISTS (SELECT 1 FROM projects sp WHERE sp.share_token = ${q.shareToken}::text) AS share_known
+    FROM (SELECT 1) one
+    LEFT JOIN collection c ON TRUE
+    LEFT JOIN token_owner o ON TRUE`,
+  );
+  const row = rows[0]!;
   const {
     access_asset_id,
     share_known,
@@ -191,67 +193,6 @@ function accessOf(row: AccessRow): CollectionAccess {
             activation_pending: token_activation_pending!,
           },
     shareTokenKnown: share_known,
-  };
-}
-
-/** The credentials of {@link findCollectionAccess}. */
-export interface AccessAsk {
-  assetId: string | null;
-  tokenHash: string | null;
-  shareToken: string | null;
-}
-
-/**
- * One collection and the credentials a request carries, in one query: the
- * personal access token whose hash is `tokenHash` (recording its use, as
- * {@link findAccessTokenOwner}) and whether a project has the share token
- * `shareToken`. Nothing is cached: a revoked token or share ends at once.
- */
-export async function findCollectionAccess(database: DatabaseHandle, q: AccessAsk): Promise<CollectionAccess> {
-  const rows = await runPrepared(database, sql<AccessRow>`WITH ${collectionAccessSql(q)} SELECT * FROM access`);
-  return accessOf(rows[0]!);
-}
-
-/**
- * {@link findCollectionAccess} and a page of the collection's features
- * ({@link pageFeatures}, without a CQL2 filter) in one round trip: the page is
- * read whatever the credentials say, and the caller hands it out only when
- * they let the request read the collection (and when the collection is the
- * version the page was planned for).
- */
-export async function findCollectionAccessWithPage(
-  database: DatabaseHandle,
-  access: AccessAsk,
-  page: PageAsk,
-): Promise<{ access: CollectionAccess; page: { matched: number | null; rows: FeatureText[] } }> {
-  if (page.where.filter) throw new Error('findCollectionAccessWithPage: no CQL2 filter here');
-  const rows = await runPrepared(
-    database,
-    sql<
-      AccessRow & {
-        feature_matched: number | null;
-        feature_id: string | null;
-        feature_geometry: string;
-        feature_properties: string;
-      }
-    >`
-    WITH ${collectionAccessSql(access)}
-    SELECT a.*, p.matched AS feature_matched, p.id AS feature_id, p.geometry AS feature_geometry,
-           p.properties AS feature_properties
-    FROM access a
-    LEFT JOIN LATERAL (${pageSql(page)}) p ON TRUE
-    ORDER BY p.id`,
-  );
-  const first = rows[0]!;
-  const { feature_matched, feature_id, feature_geometry, feature_properties, ...accessRow } = first;
-  const features: FeatureText[] = [];
-  for (const r of rows) {
-    if (r.feature_id !== null)
-      features.push({ id: r.feature_id, geometry: r.feature_geometry, properties: r.feature_properties });
-  }
-  return {
-    access: accessOf(accessRow),
-    page: { matched: page.countMatched ? (feature_matched ?? 0) : null, rows: features },
   };
 }
 
@@ -427,27 +368,29 @@ export interface FeatureText {
   properties: string;
 }
 
-/** What a page of features is read by (see {@link pageFeatures}). */
-export interface PageAsk {
-  where: FeatureWhere;
-  output: GeometryOutput;
-  limit: number;
-  offset: number;
-  countMatched: boolean;
-  /**
-   * Unfiltered pages of an asset whose ids are dense: the ids the page is read
-   * from (the page's first, and the asset's last), no rows skipped.
-   */
-  ids?: { from: string; to: string };
-}
-
 /**
- * A page's rows (id, geometry, properties, matched) in id order: `matched`
- * (the count of the features matching) when counted, null otherwise; when
- * counted and nothing matches, one row of nulls but the count.
+ * One page of features matching `where`, in id order; `matched` is counted
+ * only when asked (the caller knows the count of an unfiltered collection).
  */
-function pageSql(q: PageAsk) {
+export async function pageFeatures(
+  database: DatabaseHandle,
+  q: {
+    where: FeatureWhere;
+    output: GeometryOutput;
+    limit: number;
+    offset: number;
+    countMatched: boolean;
+    /**
+     * Unfiltered pages of an asset whose ids are dense: the ids the page is read
+     * from (the page's first, and the asset's last), no rows skipped.
+     */
+    ids?: { from: string; to: string };
+  },
+): Promise<{ matched: number | null; rows: FeatureText[] }> {
   const where = whereSql(q.where);
+  // Without a CQL2 filter the query's text is one of a few shapes: a prepared statement. A filter's text varies.
+  const run = async <R>(query: RawBuilder<R>): Promise<R[]> =>
+    q.where.filter ? (await query.execute(database.db)).rows : runPrepared(database, query);
   // The page's ids first (an index scan that skips `offset` rows without writing them), then their GeoJSON.
   const page = (ids: RawBuilder<unknown>) => sql`
     SELECT f.id, ${geometrySql(q.output)} AS geometry, f.properties::text AS properties
@@ -458,39 +401,20 @@ function pageSql(q: PageAsk) {
         ? sql`SELECT f.id FROM features f WHERE ${where} ORDER BY f.id LIMIT ${q.limit} OFFSET ${q.offset}`
         : sql`SELECT f.id FROM features f WHERE ${where} AND f.id BETWEEN ${q.ids.from}::bigint AND ${q.ids.to}::bigint
               ORDER BY f.id LIMIT ${q.limit}`;
-    return sql<PageRow>`SELECT NULL::int AS matched, pf.* FROM (${page(ids)}) pf`;
+    return { matched: null, rows: await run(sql<FeatureText>`${page(ids)} ORDER BY f.id`) };
   }
-  // Counted (bbox or filter): the matching ids are found once, for the count and the page.
-  return sql<PageRow>`
+  // Counted (bbox or filter): the matching ids are found once, for the count and the page, in one round trip.
+  const counted = await run(sql<{ matched: number; id: string | null; geometry: string; properties: string }>`
     WITH m AS MATERIALIZED (SELECT f.id FROM features f WHERE ${where})
     SELECT c.n AS matched, p.id, p.geometry, p.properties
     FROM (SELECT count(*)::int AS n FROM m) c
-    LEFT JOIN LATERAL (${page(sql`SELECT m.id FROM m ORDER BY m.id LIMIT ${q.limit} OFFSET ${q.offset}`)}) p ON TRUE`;
-}
-
-interface PageRow {
-  matched: number | null;
-  id: string | null;
-  geometry: string;
-  properties: string;
-}
-
-/**
- * One page of features matching `where`, in id order; `matched` is counted
- * only when asked (the caller knows the count of an unfiltered collection).
- */
-export async function pageFeatures(
-  database: DatabaseHandle,
-  q: PageAsk,
-): Promise<{ matched: number | null; rows: FeatureText[] }> {
-  const query = sql<PageRow>`SELECT * FROM (${pageSql(q)}) pg ORDER BY pg.id`;
-  // Without a CQL2 filter the query's text is one of a few shapes: a prepared statement. A filter's text varies.
-  const found = q.where.filter ? (await query.execute(database.db)).rows : await runPrepared(database, query);
+    LEFT JOIN LATERAL (${page(sql`SELECT m.id FROM m ORDER BY m.id LIMIT ${q.limit} OFFSET ${q.offset}`)}) p ON TRUE
+    ORDER BY p.id`);
   const rows: FeatureText[] = [];
-  for (const row of found) {
+  for (const row of counted) {
     if (row.id !== null) rows.push({ id: row.id, geometry: row.geometry, properties: row.properties });
   }
-  return { matched: q.countMatched ? (found[0]?.matched ?? 0) : null, rows };
+  return { matched: counted[0]?.matched ?? 0, rows };
 }
 
 /** One feature of an asset, or undefined. */
@@ -518,22 +442,13 @@ export const MVT_BUFFER = 64;
  * `z/x/y` (ST_AsMVT: one layer named `layer`, feature ids, every property);
  * an empty buffer when no feature reaches the tile.
  */
-export async function vectorTile(database: DatabaseHandle, q: VectorTileAsk): Promise<Buffer> {
-  const rows = await runPrepared(database, vectorTileSql(q));
-  return rows[0]?.tile ?? Buffer.alloc(0);
-}
-
-/** What a vector tile is made of: an asset's features in the WebMercatorQuad tile z/x/y, as MVT layer `layer`. */
-export interface VectorTileAsk {
-  assetId: string;
-  z: number;
-  x: number;
-  y: number;
-  layer: string;
-}
-
-function vectorTileSql(q: VectorTileAsk) {
-  return sql<{ tile: Buffer | null }>`
+export async function vectorTile(
+  database: DatabaseHandle,
+  q: { assetId: string; z: number; x: number; y: number; layer: string },
+): Promise<Buffer> {
+  const rows = await runPrepared(
+    database,
+    sql<{ tile: Buffer | null }>`
     SELECT ST_AsMVT(t.*, ${q.layer}::text, ${MVT_EXTENT}::int, 'geom', 'id') AS tile FROM (
       SELECT f.id,
              ST_AsMVTGeom(ST_Transform(f.geom, 3857), ST_TileEnvelope(${q.z}::int, ${q.x}::int, ${q.y}::int),
@@ -543,28 +458,9 @@ function vectorTileSql(q: VectorTileAsk) {
       WHERE f.asset_id = ${q.assetId}
         AND f.geom && ST_Transform(
           ST_TileEnvelope(${q.z}::int, ${q.x}::int, ${q.y}::int, margin => ${MVT_BUFFER / MVT_EXTENT}::float8), 4326)
-    ) t WHERE t.geom IS NOT NULL`;
-}
-
-/**
- * {@link findCollectionAccess} and a vector tile ({@link vectorTile}) in one
- * round trip: the tile is made whatever the credentials say; the caller
- * hands it out only when they let the request read the collection (and when
- * the collection is the version the tile was asked for).
- */
-export async function findCollectionAccessWithTile(
-  database: DatabaseHandle,
-  access: AccessAsk,
-  tile: VectorTileAsk,
-): Promise<{ access: CollectionAccess; tile: Buffer }> {
-  const rows = await runPrepared(
-    database,
-    sql<AccessRow & { mvt_tile: Buffer | null }>`
-    WITH ${collectionAccessSql(access)}
-    SELECT a.*, (${vectorTileSql(tile)}) AS mvt_tile FROM access a`,
+    ) t WHERE t.geom IS NOT NULL`,
   );
-  const { mvt_tile, ...accessRow } = rows[0]!;
-  return { access: accessOf(accessRow), tile: mvt_tile ?? Buffer.alloc(0) };
+  return rows[0]?.tile ?? Buffer.alloc(0);
 }
 
 /** A feature clipped to a tile and its buffer, in tile coordinates (0..extent, y down), as GeoJSON text. */
