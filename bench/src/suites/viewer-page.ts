@@ -4,7 +4,7 @@
  * folder and served with tilesets made by the engine's tiler, by a plain
  * static server (the tiler's output as the API would serve it).
  *
- * The page reads `?tileset=<url>&mode=3d|2d`, opens the viewer on that one
+ * The page reads `?tileset=<url>&mode=3d|2d[&edl=1]`, opens the viewer on that one
  * cloud and records, in `window.benchViewer`, when each viewer event came
  * (ms since navigation start) and, in 3D, when Cesium first drew a tile of
  * points and each frame it rendered (`Scene.postRender`); `orbit(seconds)`
@@ -15,16 +15,22 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
-const VIEWER = path.join(REPO, 'web', 'src', 'viewer');
 
-/** The page's script: plain JavaScript (a browser module), compiled by Vite with the viewers it imports. */
-const PAGE_SCRIPT = `
+/**
+ * The page's script: plain JavaScript (a browser module), compiled by Vite with
+ * the viewers it imports from `viewer` (a web/src/viewer folder: this repo's, or
+ * an older checkout's, whose createGlobeViewer / createMapViewer take the same
+ * container, scene description and event callback).
+ */
+const pageScript = (viewer: string) => `
 import { Cesium3DTileset, HeadingPitchRange, Math as CesiumMath, Matrix4, Scene } from 'cesium';
-import { createGlobeViewer } from '${VIEWER}/globe3d/globe-viewer.ts';
-import { createMapViewer } from '${VIEWER}/map2d/map-viewer.ts';
+import { createGlobeViewer } from '${viewer}/globe3d/globe-viewer.ts';
+import { createMapViewer } from '${viewer}/map2d/map-viewer.ts';
 
 const q = new URLSearchParams(location.search);
 const mode = q.get('mode') === '2d' ? '2d' : '3d';
@@ -154,6 +160,8 @@ const scene = {
   pointSize: 2,
   imagery: 'none',
   hiddenClasses: [],
+  // ?edl=1: eye-dome lighting on (the viewers from before it became a setting always had it on).
+  ...(q.get('edl') === '1' ? { shading: { eyeDomeLighting: true, strength: 1, radius: 1 } } : {}),
 };
 const create = mode === '2d' ? createMapViewer : createGlobeViewer;
 create(document.getElementById('stage'), scene, (e) => {
@@ -181,29 +189,41 @@ const PAGE_HTML = `<!doctype html>
 </html>
 `;
 
+/** The `cesium` package a checkout's web app resolves (its web/node_modules, else its root node_modules). */
+function cesiumOf(tree: string): string {
+  const require = createRequire(path.join(tree, 'web', 'package.json'));
+  return path.dirname(require.resolve('cesium/package.json'));
+}
+
 /**
  * Builds the page (Vite, the web app's Cesium assets plugin) into `outDir`;
- * answers the folder to serve.
+ * answers the folder to serve. `tree` is the checkout whose web/src/viewer the
+ * page opens (default this repo): its own packages (Cesium, MapLibre, deck.gl)
+ * resolve from its node_modules, and its Cesium assets plugin copies its
+ * Cesium's run-time files.
  */
-export async function buildViewerPage(outDir: string): Promise<string> {
+export async function buildViewerPage(outDir: string, tree: string = REPO): Promise<string> {
   const src = path.join(outDir, 'src');
   const dist = path.join(outDir, 'dist');
   await mkdir(src, { recursive: true });
   await writeFile(path.join(src, 'index.html'), PAGE_HTML);
-  await writeFile(path.join(src, 'page.js'), PAGE_SCRIPT);
+  await writeFile(path.join(src, 'page.js'), pageScript(path.join(tree, 'web', 'src', 'viewer')));
   const { build } = await import('vite');
-  const { cesiumAssets } = await import('../../../web/src/viewer/globe3d/cesium-assets.vite-plugin.js');
+  const plugin = path.join(tree, 'web', 'src', 'viewer', 'globe3d', 'cesium-assets.vite-plugin.ts');
+  const { cesiumAssets } = (await import(
+    tree === REPO ? '../../../web/src/viewer/globe3d/cesium-assets.vite-plugin.js' : pathToFileURL(plugin).href
+  )) as typeof import('../../../web/src/viewer/globe3d/cesium-assets.vite-plugin.js');
   await build({
     configFile: false,
     root: src,
     base: './',
     logLevel: 'warn',
     plugins: [cesiumAssets()],
-    // The page's folder is outside the repo: Cesium resolves to the one the viewers import.
+    // The page's folder is outside the checkout: Cesium resolves to the one its viewers import.
     resolve: {
-      alias: [{ find: /^cesium$/, replacement: path.join(REPO, 'node_modules', 'cesium', 'Source', 'Cesium.js') }],
+      alias: [{ find: /^cesium$/, replacement: path.join(cesiumOf(tree), 'Source', 'Cesium.js') }],
     },
-    server: { fs: { allow: [REPO, outDir] } },
+    server: { fs: { allow: [tree, outDir] } },
     build: { outDir: dist, emptyOutDir: true, chunkSizeWarningLimit: 10_000, reportCompressedSize: false },
   });
   return dist;

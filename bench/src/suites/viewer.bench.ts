@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- viewer [--points N] [--orbit S] [--tour N] [--work DIR]`: the viewer
+ * `npm run bench -- viewer [--points N] [--orbit S] [--tour N] [--work DIR]
+ *   [--before DIR [--pairs N] [--reference-pairs N] [--shots DIR]]`: the viewer
  * in headless Chromium (/usr/bin/chromium, SwiftShader: software WebGL) on a
  * project of about 20 M points — copies of real files side by side
  * (bench/src/replica.ts: the bcts tiles and the AHN corridor) tiled by the
@@ -22,6 +23,14 @@
  * Reference, same run, same way: the same measures on the real
  * `wires.laz` (1.7 M points), tiled by the same tiler.
  *
+ * `--before DIR` (a checkout of older code with its own node_modules): the
+ * same 3D and 2D measures, on the same tilesets, with a second page built from
+ * DIR/web/src/viewer, the two pages alternated (viewer-before.ts): `--pairs`
+ * (default 2) pairs on the replica, `--reference-pairs` (default 1) on
+ * wires.laz; `--eye-dome` adds today's page with eye-dome lighting on (the old
+ * viewer always had it; today it is a setting, off by default) as a third
+ * side; `--shots DIR` saves each page's screenshots. Under `before`.
+ *
  * Inputs are written under `--work` (default $TMPDIR/nuage-bench-viewer) and
  * reused while their point count matches.
  */
@@ -34,6 +43,7 @@ import { realFile } from '@nuage/fixtures/real-data.js';
 import { type Browser, chromium } from 'playwright-core';
 import type { BenchSuite } from '../main.js';
 import { writeReplica } from '../replica.js';
+import { checkoutCommit, compareOnProject, type Measures, type Side, screenshots } from './viewer-before.js';
 import { buildViewerPage, serveViewerPage } from './viewer-page.js';
 
 function arg(args: string[], name: string, fallback: string): string {
@@ -117,118 +127,135 @@ function launch(): Promise<Browser> {
   });
 }
 
+/** A 3D measure: first points, every tile of the first view, an orbit, and (with `tourStops` > 0) the tile cache. */
+async function measure3d(base: string, project: Tiled, orbitSeconds: number, tourStops: number, query = '') {
+  const tileset = `${base}tiles/${project.name}/tileset.json`;
+  const loadAtStart = load();
+  const browser = await launch();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${base}?mode=3d&tileset=${encodeURIComponent(tileset)}${query}`);
+  await page.waitForFunction(
+    () => {
+      const b = (globalThis as unknown as { benchViewer?: PageRecord }).benchViewer;
+      return Boolean(b && (b.firstTileVisible !== null || b.errors.length > 0));
+    },
+    null,
+    { timeout: 300_000, polling: 50 },
+  );
+  await page
+    .waitForFunction(
+      () =>
+        (globalThis as unknown as { benchViewer: PageRecord }).benchViewer.events.some((e) => e.type === 'tilesLoaded'),
+      null,
+      { timeout: 300_000, polling: 100 },
+    )
+    .catch(() => undefined);
+  // The camera's flight to the cloud (2 s) ends before the orbit starts.
+  await page.waitForTimeout(3000);
+  const orbit = (await page.evaluate(
+    (s) =>
+      (
+        globalThis as unknown as {
+          benchViewer: { orbit(s: number): Promise<{ seconds: number; frames: number; times: number[] }> };
+        }
+      ).benchViewer.orbit(s),
+    orbitSeconds,
+  )) as { seconds: number; frames: number; times: number[] };
+  // The tile cache (spec §9): a close tour over the cloud loads far more tiles than one view holds.
+  const tour =
+    tourStops > 0
+      ? ((await page.evaluate(
+          ([count, seconds]) =>
+            (
+              globalThis as unknown as {
+                benchViewer: { tour(count: number, seconds: number): Promise<TourRecord> };
+              }
+            ).benchViewer.tour(count, seconds),
+          [tourStops, 40] as const,
+        )) as TourRecord)
+      : null;
+  const record = (await page.evaluate(() => {
+    const b = (globalThis as unknown as { benchViewer: PageRecord }).benchViewer;
+    return { events: b.events, firstTileVisible: b.firstTileVisible, frames: [], errors: b.errors };
+  })) as PageRecord;
+  const intervals = orbit.times.slice(1).map((t, i) => t - orbit.times[i]!);
+  const at = (type: string) => record.events.find((e) => e.type === type)?.at ?? null;
+  const figures = {
+    viewerReadyMs: ms(at('ready')),
+    firstPointsMs: ms(record.firstTileVisible),
+    readyToFirstPointsMs: ms(record.firstTileVisible === null ? null : record.firstTileVisible - (at('ready') ?? 0)),
+    tilesLoadedMs: ms(at('tilesLoaded')),
+    orbitSeconds: Math.round(orbit.seconds * 100) / 100,
+    orbitFrames: orbit.frames,
+    framesPerSecond: Math.round((orbit.frames / orbit.seconds) * 10) / 10,
+    medianFrameIntervalMs: ms(percentile(intervals, 50)),
+    p95FrameIntervalMs: ms(percentile(intervals, 95)),
+    ...(tour
+      ? {
+          tileCache: {
+            stops: tour.stops,
+            tilesLoaded: tour.tilesLoaded,
+            peakMB: mb(tour.peakBytes),
+            lastMB: mb(tour.lastBytes),
+            limitMB: mb(tour.cacheBytes + tour.maximumCacheOverflowBytes),
+            cacheMB: mb(tour.cacheBytes),
+            holds: tour.peakBytes <= tour.cacheBytes + tour.maximumCacheOverflowBytes,
+            perStopMB: tour.perStop.map((s) => mb(s.bytes)),
+            stopsNotSettled: tour.perStop.filter((s) => !s.loaded).length,
+          },
+        }
+      : {}),
+    errors: record.errors,
+    ...(tour ? {} : { loadAverageAtStart: loadAtStart }),
+    loadAverage: load(),
+  };
+  await browser.close();
+  return figures;
+}
+
+/** A 2D measure: the map samples the tileset (up to 1.5 M points) and draws them. */
+async function measure2d(base: string, project: Tiled, withLoadAtStart = false, query = '') {
+  const tileset = `${base}tiles/${project.name}/tileset.json`;
+  const loadAtStart = load();
+  const browser = await launch();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${base}?mode=2d&tileset=${encodeURIComponent(tileset)}${query}`);
+  await page.waitForFunction(
+    () => {
+      const b = (globalThis as unknown as { benchViewer?: PageRecord }).benchViewer;
+      return Boolean(b && (b.events.some((e) => e.type === 'tilesLoaded') || b.errors.length > 0));
+    },
+    null,
+    { timeout: 300_000, polling: 100 },
+  );
+  const record = (await page.evaluate(
+    () => (globalThis as unknown as { benchViewer: PageRecord }).benchViewer,
+  )) as PageRecord;
+  const at = (type: string) => record.events.find((e) => e.type === type)?.at ?? null;
+  const figures = {
+    viewerReadyMs: ms(at('ready')),
+    sampledMs: ms(at('cloudInfo')),
+    readyToPointsDrawnMs: ms((at('tilesLoaded') ?? Number.NaN) - (at('ready') ?? 0)),
+    pointsDrawnMs: ms(at('tilesLoaded')),
+    errors: record.errors,
+    ...(withLoadAtStart ? { loadAverageAtStart: loadAtStart } : {}),
+    loadAverage: load(),
+  };
+  await browser.close();
+  return figures;
+}
+
 /**
  * Opens the page on one tileset and measures, each mode in a browser of its
  * own (nothing cached, no shader compiled by an earlier measure).
  */
 async function measure(base: string, project: Tiled, orbitSeconds: number, tourStops: number) {
-  const tileset = `${base}tiles/${project.name}/tileset.json`;
   const figures: Record<string, unknown> = { points: project.points, loadAverageAtStart: load() };
-  // 3D: first points, every tile of the first view, then an orbit.
-  {
-    const browser = await launch();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await page.goto(`${base}?mode=3d&tileset=${encodeURIComponent(tileset)}`);
-    await page.waitForFunction(
-      () => {
-        const b = (globalThis as unknown as { benchViewer?: PageRecord }).benchViewer;
-        return Boolean(b && (b.firstTileVisible !== null || b.errors.length > 0));
-      },
-      null,
-      { timeout: 300_000, polling: 50 },
-    );
-    await page
-      .waitForFunction(
-        () =>
-          (globalThis as unknown as { benchViewer: PageRecord }).benchViewer.events.some(
-            (e) => e.type === 'tilesLoaded',
-          ),
-        null,
-        { timeout: 300_000, polling: 100 },
-      )
-      .catch(() => undefined);
-    // The camera's flight to the cloud (2 s) ends before the orbit starts.
-    await page.waitForTimeout(3000);
-    const orbit = (await page.evaluate(
-      (s) =>
-        (
-          globalThis as unknown as {
-            benchViewer: { orbit(s: number): Promise<{ seconds: number; frames: number; times: number[] }> };
-          }
-        ).benchViewer.orbit(s),
-      orbitSeconds,
-    )) as { seconds: number; frames: number; times: number[] };
-    // The tile cache (spec §9): a close tour over the cloud loads far more tiles than one view holds.
-    const tour = (await page.evaluate(
-      ([count, seconds]) =>
-        (
-          globalThis as unknown as {
-            benchViewer: { tour(count: number, seconds: number): Promise<TourRecord> };
-          }
-        ).benchViewer.tour(count, seconds),
-      [tourStops, 40] as const,
-    )) as TourRecord;
-    const record = (await page.evaluate(() => {
-      const b = (globalThis as unknown as { benchViewer: PageRecord }).benchViewer;
-      return { events: b.events, firstTileVisible: b.firstTileVisible, frames: [], errors: b.errors };
-    })) as PageRecord;
-    const intervals = orbit.times.slice(1).map((t, i) => t - orbit.times[i]!);
-    const at = (type: string) => record.events.find((e) => e.type === type)?.at ?? null;
-    figures.threeD = {
-      viewerReadyMs: ms(at('ready')),
-      firstPointsMs: ms(record.firstTileVisible),
-      readyToFirstPointsMs: ms(record.firstTileVisible === null ? null : record.firstTileVisible - (at('ready') ?? 0)),
-      tilesLoadedMs: ms(at('tilesLoaded')),
-      orbitSeconds: Math.round(orbit.seconds * 100) / 100,
-      orbitFrames: orbit.frames,
-      framesPerSecond: Math.round((orbit.frames / orbit.seconds) * 10) / 10,
-      medianFrameIntervalMs: ms(percentile(intervals, 50)),
-      p95FrameIntervalMs: ms(percentile(intervals, 95)),
-      tileCache: {
-        stops: tour.stops,
-        tilesLoaded: tour.tilesLoaded,
-        peakMB: mb(tour.peakBytes),
-        lastMB: mb(tour.lastBytes),
-        limitMB: mb(tour.cacheBytes + tour.maximumCacheOverflowBytes),
-        cacheMB: mb(tour.cacheBytes),
-        holds: tour.peakBytes <= tour.cacheBytes + tour.maximumCacheOverflowBytes,
-        perStopMB: tour.perStop.map((s) => mb(s.bytes)),
-        stopsNotSettled: tour.perStop.filter((s) => !s.loaded).length,
-      },
-      errors: record.errors,
-      loadAverage: load(),
-    };
-    await browser.close();
-  }
-  // 2D: the map samples the tileset (up to 1.5 M points) and draws them.
-  {
-    const browser = await launch();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await page.goto(`${base}?mode=2d&tileset=${encodeURIComponent(tileset)}`);
-    await page.waitForFunction(
-      () => {
-        const b = (globalThis as unknown as { benchViewer?: PageRecord }).benchViewer;
-        return Boolean(b && (b.events.some((e) => e.type === 'tilesLoaded') || b.errors.length > 0));
-      },
-      null,
-      { timeout: 300_000, polling: 100 },
-    );
-    const record = (await page.evaluate(
-      () => (globalThis as unknown as { benchViewer: PageRecord }).benchViewer,
-    )) as PageRecord;
-    const at = (type: string) => record.events.find((e) => e.type === type)?.at ?? null;
-    figures.twoD = {
-      viewerReadyMs: ms(at('ready')),
-      sampledMs: ms(at('cloudInfo')),
-      readyToPointsDrawnMs: ms((at('tilesLoaded') ?? Number.NaN) - (at('ready') ?? 0)),
-      pointsDrawnMs: ms(at('tilesLoaded')),
-      errors: record.errors,
-      loadAverage: load(),
-    };
-    await browser.close();
-  }
+  // 3D: first points, every tile of the first view, then an orbit and the tile cache.
+  figures.threeD = await measure3d(base, project, orbitSeconds, tourStops);
+  figures.twoD = await measure2d(base, project);
   return figures;
 }
 
@@ -268,9 +295,66 @@ const suite: BenchSuite = {
       await b.close();
       return v;
     });
+    // --before DIR: a second page from an older checkout's viewers, measured in the same run.
+    const beforeDir = arg(args, '--before', '');
+    let before: { dist: string; buildSeconds: number; served: Awaited<ReturnType<typeof serveViewerPage>> } | null =
+      null;
+    if (beforeDir) {
+      const t1 = performance.now();
+      const beforeDist = await buildViewerPage(path.join(work, 'page-before'), path.resolve(beforeDir));
+      before = {
+        dist: beforeDist,
+        buildSeconds: Math.round(performance.now() - t1) / 1000,
+        served: await serveViewerPage(beforeDist, { wires: reference.dir, replica: big.dir }),
+      };
+    }
     try {
       const referenceFigures = await measure(served.url, reference, orbitSeconds, tourStops);
       const bigFigures = await measure(served.url, big, orbitSeconds, tourStops);
+      let beforeFigures: Record<string, unknown> | undefined;
+      if (before) {
+        const pairs = Number(arg(args, '--pairs', '2'));
+        const referencePairs = Number(arg(args, '--reference-pairs', '1'));
+        const measures: Measures = {
+          // The tile cache tour is left out: the comparison is of first points and orbit fps.
+          threeD: (base, project, query) => measure3d(base, project as Tiled, orbitSeconds, 0, query),
+          twoD: (base, project, query) => measure2d(base, project as Tiled, true, query),
+          launch,
+        };
+        const log = (line: string) => console.log(line);
+        const shotsDir = arg(args, '--shots', '');
+        // Today's page (default settings), the old page, and with --eye-dome today's page with eye-dome lighting on.
+        const sides: Side[] = [
+          { label: 'now', base: served.url },
+          { label: 'before', base: before.served.url },
+          ...(args.includes('--eye-dome') ? [{ label: 'nowEyeDome', base: served.url, query: '&edl=1' }] : []),
+        ];
+        beforeFigures = {
+          dir: path.resolve(beforeDir),
+          commit: checkoutCommit(beforeDir),
+          pageBuildSeconds: before.buildSeconds,
+          method:
+            'the same measures (tile cache tour left out) on a page built from the older checkout’s web/src/viewer with its own node_modules, the same tilesets; pages alternated new, old, new, old…, a fresh browser per measure; medians over the pairs; ratio = new / old',
+          loadAverageAtStart: load(),
+          project: await compareOnProject(measures, sides, big, pairs, log),
+          ...(referencePairs > 0
+            ? {
+                reference: await compareOnProject(measures, sides, reference, referencePairs, log),
+              }
+            : {}),
+          ...(shotsDir
+            ? {
+                screenshots: await screenshots(
+                  measures,
+                  { now: served.url, before: before.served.url },
+                  big,
+                  path.resolve(shotsDir),
+                ),
+              }
+            : {}),
+          loadAverageAtEnd: load(),
+        };
+      }
       return {
         cores: (await import('node:os')).cpus().length,
         loadAverageAtStart: loadAtStart,
@@ -281,9 +365,11 @@ const suite: BenchSuite = {
         project: { ...big, dir: undefined, figures: bigFigures },
         reference: { ...reference, dir: undefined, figures: referenceFigures },
         loadAverageAtEnd: load(),
+        ...(beforeFigures ? { before: beforeFigures } : {}),
       };
     } finally {
       served.server.close();
+      before?.served.server.close();
     }
   },
 };
