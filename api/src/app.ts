@@ -9,8 +9,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { ZodError } from 'zod';
 import { REPO_ROOT } from './config.js';
 import type { AppDeps, AppEnv } from './context.js';
-import { DATABASE_RETRY_SECONDS, isDatabaseUnavailable } from './db/client.js';
-import { AppError, type ErrorBody } from './errors.js';
+import { AppError, databaseUnavailable, type ErrorBody } from './errors.js';
 import { authContext } from './middleware/auth.js';
 import { csrfGuard } from './middleware/csrf.js';
 import { serveOpenApiDocument } from './openapi/document.js';
@@ -37,8 +36,6 @@ import { usersRoutes } from './routes/users.routes.js';
 
 /** Folder of the built web app (`npm run build -w web`). */
 export const WEB_DIST = path.join(REPO_ROOT, 'web', 'dist');
-
-export { DATABASE_RETRY_SECONDS };
 
 /** Route groups mounted under `/api`; each area adds one line here. */
 const apiGroups: Array<(deps: AppDeps) => Hono<AppEnv>> = [
@@ -128,20 +125,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   }
   app.notFound((c) => c.json<ErrorBody>({ error: { code: 'NOT_FOUND', message: 'not found' } }, 404));
 
-  app.onError((err, c) => {
-    if (!(err instanceof AppError) && isDatabaseUnavailable(err)) {
-      (c.get('log') ?? deps.log).warn({ err: (err as Error).message }, 'database unavailable');
-      c.header('Retry-After', String(DATABASE_RETRY_SECONDS));
-      return c.json<ErrorBody>(
-        {
-          error: {
-            code: 'DATABASE_UNAVAILABLE',
-            message: 'the database cannot be reached: try again in a moment',
-            details: { retryAfterSeconds: DATABASE_RETRY_SECONDS },
-          },
-        },
-        503,
-      );
+  app.onError((thrown, c) => {
+    let err = thrown;
+    const unavailable = databaseUnavailable(thrown);
+    if (unavailable) {
+      (c.get('log') ?? deps.log).warn({ err: (thrown as Error).message }, 'database unavailable');
+      err = unavailable;
     }
     if (err instanceof AppError) {
       const wait = err.details?.retryAfterSeconds;

@@ -8,7 +8,8 @@
  * cost off the server's event loop (it still shares the machine's cores).
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -54,7 +55,6 @@ export async function loadHttpProcess(
   const input = path.join(dir, 'load.json');
   try {
     await writeFile(input, JSON.stringify({ origin, paths, connections, headers, ok }));
-    const { createRequire } = await import('node:module');
     const autocannonPath = createRequire(import.meta.url).resolve('autocannon');
     await new Promise<void>((resolve, reject) => {
       const child = spawn(process.execPath, ['-e', CHILD, input], {
@@ -70,7 +70,6 @@ export async function loadHttpProcess(
         code === 0 ? resolve() : reject(new Error(`load process exited ${code}: ${stderr.slice(-500)}`)),
       );
     });
-    const { readFile } = await import('node:fs/promises');
     const r = JSON.parse(await readFile(`${input}.out`, 'utf8')) as {
       ms: number[];
       seconds: number;

@@ -106,9 +106,6 @@ export async function runPrepared<R>(database: DatabaseHandle, query: RawBuilder
   return r.rows as R[];
 }
 
-/** Seconds a client should wait before retrying when the database is away (Retry-After). */
-export const DATABASE_RETRY_SECONDS = 5;
-
 /** SQLSTATE classes and codes that mean "the database is away", not "the query is wrong". */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);

@@ -1,8 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppDeps, AppEnv } from '../context.js';
-import { DATABASE_RETRY_SECONDS, isDatabaseUnavailable } from '../db/client.js';
-import { AppError } from '../errors.js';
+import { AppError, databaseUnavailable } from '../errors.js';
 import { ogcFeaturesRoutes } from './ogc-features.routes.js';
 import { html, linkList, page, table } from './ogc-html.js';
 import { OPENAPI_30_TYPE, ogcOpenApiDocument } from './ogc-openapi.js';
@@ -216,19 +215,16 @@ export function ogcRoutes(deps: AppDeps) {
   });
 
   app.onError((err, c) => {
-    let known = err instanceof AppError ? err : null;
-    if (!known && isDatabaseUnavailable(err)) {
-      // As the rest of the API: 503 with Retry-After (a busy or absent database), never a 500.
-      (c.get('log') ?? deps.log).warn({ err: (err as Error).message }, 'database unavailable');
-      c.header('Retry-After', String(DATABASE_RETRY_SECONDS));
-      known = new AppError(503, 'DATABASE_UNAVAILABLE', 'the database cannot be reached: try again in a moment', {
-        retryAfterSeconds: DATABASE_RETRY_SECONDS,
-      });
-    }
+    // As the rest of the API: a busy or absent database is a 503 with Retry-After, never a 500.
+    const unavailable = databaseUnavailable(err);
+    if (unavailable) (c.get('log') ?? deps.log).warn({ err: (err as Error).message }, 'database unavailable');
+    const known = err instanceof AppError ? err : unavailable;
     if (!known) {
       (c.get('log') ?? deps.log).error({ err }, 'unhandled error');
     }
     const e = known ?? new AppError(500, 'INTERNAL', 'internal server error');
+    const wait = e.details?.retryAfterSeconds;
+    if (typeof wait === 'number') c.header('Retry-After', String(wait));
     if (e.status === 401) c.header('WWW-Authenticate', 'Bearer realm="nuage-ogc"');
     c.header('Cache-Control', 'no-store');
     return c.json(ogcException(e), e.status as 400);

@@ -159,8 +159,8 @@ export default {
     const warmTileRequests = arg('--tiles', 4000);
     const connections = arg('--connections', 50);
     // The HTTP client: autocannon in a process of its own (default), or fetch loops in a worker thread of this process.
-    const clientArg = args[args.indexOf('--client') + 1];
-    const client = args.includes('--client') && clientArg === 'worker' ? 'worker' : 'autocannon';
+    const client =
+      args.includes('--client') && args[args.indexOf('--client') + 1] === 'worker' ? 'worker' : 'autocannon';
     const http = client === 'worker' ? loadHttp : loadHttpProcess;
     const base = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
     const name = `nuage_bench_ogc_${process.pid}`;

@@ -127,14 +127,20 @@ function launch(): Promise<Browser> {
   });
 }
 
-/** A 3D measure: first points, every tile of the first view, an orbit, and (with `tourStops` > 0) the tile cache. */
-async function measure3d(base: string, project: Tiled, orbitSeconds: number, tourStops: number, query = '') {
+/** A fresh browser on the bench page opening `project` in `mode`; the load average when it started. */
+async function openViewer(base: string, project: Tiled, mode: '3d' | '2d', query: string) {
   const tileset = `${base}tiles/${project.name}/tileset.json`;
   const loadAtStart = load();
   const browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await page.goto(`${base}?mode=3d&tileset=${encodeURIComponent(tileset)}${query}`);
+  await page.goto(`${base}?mode=${mode}&tileset=${encodeURIComponent(tileset)}${query}`);
+  return { loadAtStart, browser, page };
+}
+
+/** A 3D measure: first points, every tile of the first view, an orbit, and (with `tourStops` > 0) the tile cache. */
+async function measure3d(base: string, project: Tiled, orbitSeconds: number, tourStops: number, query = '') {
+  const { loadAtStart, browser, page } = await openViewer(base, project, '3d', query);
   await page.waitForFunction(
     () => {
       const b = (globalThis as unknown as { benchViewer?: PageRecord }).benchViewer;
@@ -216,12 +222,7 @@ async function measure3d(base: string, project: Tiled, orbitSeconds: number, tou
 
 /** A 2D measure: the map samples the tileset (up to 1.5 M points) and draws them. */
 async function measure2d(base: string, project: Tiled, withLoadAtStart = false, query = '') {
-  const tileset = `${base}tiles/${project.name}/tileset.json`;
-  const loadAtStart = load();
-  const browser = await launch();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(`${base}?mode=2d&tileset=${encodeURIComponent(tileset)}${query}`);
+  const { loadAtStart, browser, page } = await openViewer(base, project, '2d', query);
   await page.waitForFunction(
     () => {
       const b = (globalThis as unknown as { benchViewer?: PageRecord }).benchViewer;
