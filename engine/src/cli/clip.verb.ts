@@ -1,16 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import {
-  areaFromGeoJson,
-  type ClipArea,
-  type ClipKind,
-  checkClasses,
-  clipPointCloud,
-  compileArea,
-  RETURNS_FILTERS,
-  type ReturnsFilter,
-} from '../clip/index.js';
+import type { ClipArea, ClipKind, ReturnsFilter } from '../clip/index.js';
 import { InvalidInput } from '../core/errors.js';
-import { openPointCloud } from '../readers/index.js';
 import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption } from './verb.js';
 
 async function readGeoJson(file: string, option: string): Promise<unknown> {
@@ -38,7 +28,10 @@ function parseBbox(value: string): ClipArea {
   return { kind: 'box', minX, minY, maxX, maxY };
 }
 
-function parseClasses(value: unknown): number[] | undefined {
+function parseClasses(
+  value: unknown,
+  checkClasses: (classes: number[], field: string) => number[],
+): number[] | undefined {
   if (value === undefined) return undefined;
   const parts = String(value)
     .split(',')
@@ -67,6 +60,10 @@ export const clipVerb: CliVerb = {
   },
   async run({ positionals, values, out }) {
     expectPositionals(clipVerb, positionals, 2);
+    const { areaFromGeoJson, checkClasses, clipPointCloud, compileArea, RETURNS_FILTERS } = await import(
+      '../clip/index.js'
+    );
+    const { openPointCloud } = await import('../readers/index.js');
     const [input, output] = positionals as [string, string];
     if (!/\.la[sz]$/i.test(output)) throw new InvalidInput('OUT', `output must be a .las or .laz file, got ${output}`);
     const format = /\.laz$/i.test(output) ? 'laz' : 'las';
@@ -87,7 +84,7 @@ export const clipVerb: CliVerb = {
     const returns = String(values.returns ?? 'all') as ReturnsFilter;
     if (!RETURNS_FILTERS.includes(returns))
       throw new InvalidInput('--returns', `"${values.returns}" is not one of first, last, all`);
-    const classes = parseClasses(values.classes);
+    const classes = parseClasses(values.classes, checkClasses);
     const epsg = parseEpsgOption(values.epsg);
 
     // The cloud's CRS and extent first: the GeoJSON may be in EPSG:4326.

@@ -1,6 +1,4 @@
 import { InvalidInput } from '../core/errors.js';
-import { openPointCloud } from '../readers/index.js';
-import { writeLas } from '../writers/las.writer.js';
 import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption } from './verb.js';
 
 /** `nuage convert IN OUT.las [--epsg N]`: LAS/LAZ/COPC to LAS 1.4 (formats 6/7/8). */
@@ -15,6 +13,8 @@ export const convertVerb: CliVerb = {
     if (!output.toLowerCase().endsWith('.las'))
       throw new InvalidInput('OUT', `output must be a .las file, got ${output}`);
     const epsg = parseEpsgOption(values.epsg);
+    const { openPointCloud } = await import('../readers/index.js');
+    const { writeLas } = await import('../writers/las.writer.js');
     const reader = await openPointCloud(input, epsg === undefined ? {} : { epsg });
     try {
       const { header } = reader;

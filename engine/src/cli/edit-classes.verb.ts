@@ -1,7 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { InvalidInput } from '../core/errors.js';
-import { parseClassEdits } from '../edit/class-edits.js';
-import { editClassesFile } from '../edit/edit-file.js';
 import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption } from './verb.js';
 
 /** `nuage edit-classes IN OUT.las --edits edits.json [--json] [--epsg N]`. */
@@ -30,6 +28,8 @@ export const editClassesVerb: CliVerb = {
     } catch (error) {
       throw new InvalidInput('--edits', `${file} is not JSON: ${(error as Error).message}`);
     }
+    const { parseClassEdits } = await import('../edit/class-edits.js');
+    const { editClassesFile } = await import('../edit/edit-file.js');
     const edits = parseClassEdits(json, '--edits');
     const epsg = parseEpsgOption(values.epsg);
     const t0 = performance.now();

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidInput } from '../core/errors.js';
-import { type CrsInfo, crsFromEpsg } from '../crs/index.js';
+import type { CrsInfo } from '../crs/index.js';
 import type { Manifest } from '../products/run-products.js';
-import { EXPORT_FORMATS, type ExportFormat, exportFeatures, readGeoJsonFeatures } from '../writers/export.js';
+import type { ExportFormat } from '../writers/export.js';
 import { type CliVerb, expectPositionals, parseEpsgOption } from './verb.js';
 
 /** EPSG codes that are never a project CRS (the viewer's and the web's). */
@@ -64,6 +64,7 @@ export const exportVerb: CliVerb = {
   async run({ positionals, values, out }) {
     expectPositionals(exportVerb, positionals, 2);
     const [input, output] = positionals as [string, string];
+    const { EXPORT_FORMATS, exportFeatures, readGeoJsonFeatures } = await import('../writers/export.js');
     const format = String(values.format ?? '').toLowerCase();
     if (!Object.hasOwn(EXPORT_FORMATS, format)) {
       throw new InvalidInput('--format', `"${values.format ?? ''}" is not one of geojson, dxf, shp`);
@@ -86,6 +87,7 @@ export const exportVerb: CliVerb = {
           `a ${f} export needs the project CRS: give --epsg N (no manifest.json with it beside ${input})`,
         );
       }
+      const { crsFromEpsg } = await import('../crs/index.js');
       crs = crsFromEpsg(code);
     }
     const features = await readGeoJsonFeatures(input);

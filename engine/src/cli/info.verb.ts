@@ -1,5 +1,5 @@
 import { CLASS_NAMES } from '../core/dimensions.js';
-import { type CloudMetadata, extractMetadata } from '../metadata/index.js';
+import type { CloudMetadata } from '../metadata/index.js';
 import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption } from './verb.js';
 
 function formatText(file: string, m: CloudMetadata): string[] {
@@ -51,6 +51,7 @@ export const infoVerb: CliVerb = {
     expectPositionals(infoVerb, positionals, 1);
     const file = positionals[0]!;
     const epsg = parseEpsgOption(values.epsg);
+    const { extractMetadata } = await import('../metadata/index.js');
     const metadata = await extractMetadata(file, epsg === undefined ? {} : { epsg });
     if (values.json) out(JSON.stringify(metadata));
     else for (const line of formatText(file, metadata)) out(line);

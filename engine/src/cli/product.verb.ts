@@ -1,10 +1,10 @@
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EngineError, InvalidInput } from '../core/errors.js';
-import type { ArtifactFormat, ProductDefinition } from '../core/product.js';
-import { flagOf, OPTION_FIELDS, OPTION_NAMES, type OptionName, processingOptionsSchema } from '../products/options.js';
-import { PRODUCTS } from '../products/registry.js';
-import { productClosure, type RunOutcome, runProducts, writeManifest } from '../products/run-products.js';
+import type { ArtifactFormat } from '../core/product.js';
+import { PRODUCT_CATALOG, type ProductEntry, productClosure } from '../products/catalog.js';
+import { flagOf, OPTION_FIELDS, OPTION_NAMES, type OptionName } from '../products/option-fields.js';
+import type { RunOutcome } from '../products/run-products.js';
 import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption, type VerbArgs } from './verb.js';
 
 /** `--orthophoto FILE.tif`: the RGB GeoTIFF the classified cloud takes its colours from (an upload's asset id in the API). */
@@ -105,6 +105,7 @@ async function readOptions(values: VerbArgs['values'], names: readonly OptionNam
       f.kind === 'choice' ? v.toUpperCase() : f.kind === 'centimetreList' ? v.split(',').map(number) : number(v);
   }
   if (products) raw.products = products;
+  const { processingOptionsSchema } = await import('../products/options.js');
   const parsed = processingOptionsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -135,16 +136,16 @@ function report(outcome: RunOutcome, outDir: string, manifest: string, out: (lin
  * point cloud, or from a file of a product it needs (a DTM GeoTIFF for
  * `nuage hillshade`), into OUTDIR with a manifest.json.
  */
-export function productVerb(product: ProductDefinition): CliVerb {
+export function productVerb(product: ProductEntry): CliVerb {
   return productsVerb(product.id, [product.id], product.summary);
 }
 
 /** A verb making several products (and what they need) in one run, e.g. `nuage trees`. */
 export function productsVerb(name: string, ids: readonly string[], summary: string): CliVerb {
-  const closure = productClosure(ids);
+  const closure = productClosure(ids, PRODUCT_CATALOG);
   const names = OPTION_NAMES.filter((n) => closure.some((p) => p.options.includes(n)));
-  const restorable = closure.filter((p) => p.restore && !ids.includes(p.id) && p.restore.format !== 'LAS');
-  const from = restorable.map((p) => `a ${p.id} ${p.restore!.format}`).join(' or ');
+  const restorable = closure.filter((p) => p.restoreFormat && !ids.includes(p.id) && p.restoreFormat !== 'LAS');
+  const from = restorable.map((p) => `a ${p.id} ${p.restoreFormat}`).join(' or ');
   const colours = closure.some((p) => p.id === 'classify');
   const verb: CliVerb = {
     name,
@@ -166,10 +167,11 @@ export function productsVerb(name: string, ids: readonly string[], summary: stri
       const [input, outDir] = positionals as [string, string];
       const options = await readOptions(values, names, [...ids]);
       const format = await sniff(input);
-      const source = format === 'pointCloud' ? undefined : restorable.find((p) => p.restore!.format === format);
+      const source = format === 'pointCloud' ? undefined : restorable.find((p) => p.restoreFormat === format);
       if (format !== 'pointCloud' && !source) {
         throw new InvalidInput('IN', `${input} is neither a LAS/LAZ/COPC point cloud${from ? ` nor ${from}` : ''}`);
       }
+      const { runProducts, writeManifest } = await import('../products/run-products.js');
       const outcome = await runProducts({
         input: runInput(input, values),
         options,
@@ -205,10 +207,11 @@ export const processVerb: CliVerb = {
     const [input, outDir] = positionals as [string, string];
     const products = typeof values.products === 'string' ? values.products.split(',').map((s) => s.trim()) : undefined;
     const options = await readOptions(values, OPTION_NAMES, products);
-    productClosure(options.products);
+    productClosure(options.products, PRODUCT_CATALOG);
     const tilePoints = positiveNumber(values['tile-points'], 'tile-points');
     const tileBuffer = positiveNumber(values['tile-buffer'], 'tile-buffer');
     const runIn = runInput(input, values);
+    const { runProducts, writeManifest } = await import('../products/run-products.js');
     const outcome = await runProducts({
       input: runIn,
       options,
@@ -243,7 +246,7 @@ export const processVerb: CliVerb = {
 
 /** One verb per product of the registry, then the verbs making a family of products. */
 export const productVerbs: CliVerb[] = [
-  ...PRODUCTS.map(productVerb),
+  ...PRODUCT_CATALOG.map(productVerb),
   productsVerb(
     'trees',
     ['chm', 'tree-tops', 'tree-crowns', 'forest-inventory'],

@@ -1,6 +1,4 @@
 import { InvalidInput } from '../core/errors.js';
-import { tilePointCloud } from '../tiler/tile-point-cloud.js';
-import { parseTilerOptions } from '../tiler/tiler-options.js';
 import { type CliVerb, EPSG_OPTION, expectPositionals, parseEpsgOption } from './verb.js';
 
 const VALUE_FLAGS = ['max-points', 'min-node-size', 'workers', 'grid', 'quantize'] as const;
@@ -33,6 +31,8 @@ export const tileVerb: CliVerb = {
     for (const flag of VALUE_FLAGS) {
       if (values[flag] !== undefined) parts.push(`--${flag}`, String(values[flag]));
     }
+    const { parseTilerOptions } = await import('../tiler/tiler-options.js');
+    const { tilePointCloud } = await import('../tiler/tile-point-cloud.js');
     const options = parseTilerOptions(parts.join(' '));
     const epsg = parseEpsgOption(values.epsg);
     if (epsg !== undefined) options.epsg = epsg;

@@ -34,7 +34,7 @@ import { threadId, Worker } from 'node:worker_threads';
 const SELF = fileURLToPath(import.meta.url);
 const DEFAULT_CACHE_DIR = path.resolve(path.dirname(SELF), '../../node_modules/.cache/nuage-bundles');
 /** Manifest format; part of every digest. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Bundles kept per entry list (older ones are deleted once they are this many and 10 minutes old). */
 const KEEP = 3;
 const PRUNE_AGE_MS = 10 * 60_000;
@@ -209,20 +209,30 @@ function sourcesPlugin(esbuild, contents) {
   };
 }
 
-/** Builds the bundle of `entries` into `cacheDir` as `<name>-<hash>.mjs` (+ .map) and records it in `<name>.json`. */
+/**
+ * Builds the bundle of `entries` into the folder `cacheDir/<name>-<hash>/`
+ * and records it in `<name>.json`. A source's dynamic `import()` of another
+ * source becomes a chunk of its own, loaded (with the packages it imports)
+ * only when that import runs: a `nuage` verb loads the code it runs, not
+ * every verb's (the CLI's start-up, issue 24).
+ */
 async function buildBundle(cacheDir, name, entries) {
   const esbuild = (await import('esbuild')).default;
   const contents = new Map();
-  const outfile = path.join(cacheDir, `${name}.mjs`);
+  const outdir = path.join(cacheDir, name);
   let result;
   try {
     result = await esbuild.build({
       stdin: { contents: entrySource(entries), resolveDir: path.dirname(entries[0]), sourcefile: `${name}.entry.mjs` },
       bundle: true,
+      splitting: true,
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      outfile,
+      outdir,
+      entryNames: 'entry',
+      chunkNames: 'chunk-[hash]',
+      outExtension: { '.js': '.mjs' },
       write: false,
       sourcemap: 'external',
       sourcesContent: false,
@@ -238,31 +248,45 @@ async function buildBundle(cacheDir, name, entries) {
     // The esbuild service process would otherwise live as long as this thread.
     await esbuild.stop();
   }
-  const js = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
-  const map = result.outputFiles.find((f) => f.path.endsWith('.map'));
-  if (!js || !map) throw new Error('esbuild wrote no bundle');
+  const scripts = result.outputFiles.filter((f) => f.path.endsWith('.mjs'));
+  const entry = scripts.find((f) => path.basename(f.path) === 'entry.mjs');
+  if (!entry || scripts.some((f) => !result.outputFiles.some((m) => m.path === `${f.path}.map`))) {
+    throw new Error('esbuild wrote no bundle');
+  }
   const inputs = [...contents.keys()].sort();
-  const file = `${name}-${sha256([js.contents]).slice(0, 16)}.mjs`;
-  mkdirSync(cacheDir, { recursive: true });
-  writeAtomic(path.join(cacheDir, `${file}.map`), map.contents);
-  writeAtomic(path.join(cacheDir, file), `${js.text}//# sourceMappingURL=${file}.map\n`);
-  const manifest = { format: FORMAT, entries, inputs, digest: digestOf(entries, inputs, contents), bundle: file };
+  // The folder is named by its contents and written whole before the manifest names it.
+  const folder = `${name}-${sha256(scripts.map((f) => f.contents)).slice(0, 16)}`;
+  const dir = path.join(cacheDir, folder);
+  mkdirSync(dir, { recursive: true });
+  for (const file of result.outputFiles) {
+    const base = path.basename(file.path);
+    writeAtomic(
+      path.join(dir, base),
+      base.endsWith('.mjs') ? `${file.text}//# sourceMappingURL=${base}.map\n` : file.contents,
+    );
+  }
+  const bundle = `${folder}/entry.mjs`;
+  const manifest = { format: FORMAT, entries, inputs, digest: digestOf(entries, inputs, contents), bundle };
   writeAtomic(path.join(cacheDir, `${name}.json`), `${JSON.stringify(manifest, null, 1)}\n`);
-  prune(cacheDir, name, file);
-  return path.join(cacheDir, file);
+  prune(cacheDir, name, folder);
+  return path.join(cacheDir, bundle);
 }
 
-/** Deletes old bundles of `name` beyond the newest KEEP (only those older than PRUNE_AGE_MS: a process may be loading one). */
+/**
+ * Deletes old bundle folders of `name` beyond the newest KEEP (only those
+ * older than PRUNE_AGE_MS: a process may be loading one), and bundles of the
+ * earlier one-file format (`<name>-<hash>.mjs` and its map).
+ */
 function prune(cacheDir, name, current) {
   try {
     const bundles = readdirSync(cacheDir)
-      .filter((f) => f.startsWith(`${name}-`) && f.endsWith('.mjs') && f !== current)
+      .filter((f) => f.startsWith(`${name}-`) && f !== current && !f.endsWith('.map'))
       .map((f) => ({ f, mtime: statSync(path.join(cacheDir, f)).mtimeMs }))
       .sort((a, b) => b.mtime - a.mtime);
     const now = Date.now();
     for (const { f, mtime } of bundles.slice(KEEP - 1)) {
       if (now - mtime < PRUNE_AGE_MS) continue;
-      rmSync(path.join(cacheDir, f), { force: true });
+      rmSync(path.join(cacheDir, f), { force: true, recursive: true });
       rmSync(path.join(cacheDir, `${f}.map`), { force: true });
     }
   } catch {

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -72,7 +72,10 @@ describe('importCompiled', () => {
     const first = await loadInWorker(baseUrl, ['./a.ts'], { cacheDir });
     expect(first.mode).toBe('bundle');
     expect(first.built).toBe(true);
-    expect(path.dirname(first.bundle!)).toBe(cacheDir);
+    // A folder of its own in the cache, named by the entries and the contents.
+    expect(path.dirname(path.dirname(first.bundle!))).toBe(cacheDir);
+    expect(path.basename(path.dirname(first.bundle!))).toMatch(/^a-[0-9a-f]{12}-[0-9a-f]{16}$/);
+    expect(path.basename(first.bundle!)).toBe('entry.mjs');
     expect(first.exports[0]).toEqual({
       value: 'a+1',
       // import.meta is the source file's, not the bundle's: resources resolve from the source tree.
@@ -84,7 +87,7 @@ describe('importCompiled', () => {
     // The bundle is plain JavaScript (no type left) and names its source map.
     const js = readFileSync(first.bundle!, 'utf8');
     expect(js).not.toContain('interface Shape');
-    expect(js).toMatch(/\/\/# sourceMappingURL=a-[0-9a-f]+-[0-9a-f]+\.mjs\.map\n$/);
+    expect(js).toMatch(/\/\/# sourceMappingURL=entry\.mjs\.map\n$/);
 
     const again = await loadInWorker(baseUrl, ['./a.ts'], { cacheDir });
     expect(again).toMatchObject({ mode: 'bundle', built: false, bundle: first.bundle });
@@ -113,6 +116,45 @@ describe('importCompiled', () => {
       ['dirname', 'sibling', 'text', 'url', 'value'],
     ]);
     expect(loaded.exports[0]!.b).toBe(1);
+  });
+
+  it('puts what a source imports with import() in a chunk, loaded (packages and all) when the import runs', async () => {
+    const { dir, baseUrl } = sourceTree('lazy');
+    const pkg = path.join(dir, 'node_modules', 'fake-late');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(path.join(pkg, 'package.json'), '{"name":"fake-late","type":"module","exports":"./index.js"}');
+    writeFileSync(path.join(pkg, 'index.js'), 'globalThis.__fakeLateLoaded = true;\nexport const late = 7;\n');
+    writeFileSync(
+      path.join(dir, 'later.ts'),
+      [
+        "import { late } from 'fake-late';",
+        "export const marker: string = 'LATER_MODULE_TEXT';",
+        'export const value: number = late * 6;',
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(dir, 'lazy.ts'),
+      [
+        'const g = globalThis as { __fakeLateLoaded?: boolean };',
+        'export const loadedBefore: boolean = g.__fakeLateLoaded === true;',
+        "const later = await import('./later.js');",
+        'export const loadedAfter: boolean = g.__fakeLateLoaded === true;',
+        'export const value: number = later.value;',
+      ].join('\n'),
+    );
+    const loaded = await loadInWorker(baseUrl, ['./lazy.ts'], {
+      cacheDir: path.join(dir, 'node_modules', '.cache', 'b'),
+    });
+    expect(loaded).toMatchObject({ mode: 'bundle', built: true });
+    expect(loaded.exports[0]).toEqual({ loadedBefore: false, loadedAfter: true, value: 42 });
+    // The entry holds neither the later source nor its package's import; a chunk beside it does.
+    const folder = path.dirname(loaded.bundle!);
+    expect(readFileSync(loaded.bundle!, 'utf8')).not.toMatch(/LATER_MODULE_TEXT|fake-late/);
+    const chunks = readdirSync(folder).filter((f) => f.startsWith('chunk-') && f.endsWith('.mjs'));
+    expect(chunks.filter((f) => readFileSync(path.join(folder, f), 'utf8').includes('LATER_MODULE_TEXT'))).toHaveLength(
+      1,
+    );
+    expect(readdirSync(folder)).toContain(`${chunks[0]}.map`);
   });
 
   it('falls back to tsx when the bundle cannot be built, and when NUAGE_BUNDLE=0', async () => {

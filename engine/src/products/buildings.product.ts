@@ -17,6 +17,7 @@ import {
   ringsAreSimple,
   traceRings,
 } from './buildings.outline.js';
+import { productEntry } from './catalog.js';
 import {
   type ClassifiedCloud,
   type CrsUnits,
@@ -810,15 +811,7 @@ export interface BuildingsValue {
  * the classification; outlines simplified per `buildingSimplification`.
  */
 export const buildingsProduct = defineProduct<BuildingsValue>({
-  id: 'buildings',
-  assetType: 'BUILDINGS',
-  title: 'Buildings',
-  summary: 'building footprints (GeoJSON, EPSG:4326) with heights; --building-simplification RURAL or URBAN',
-  layer: 'VECTOR',
-  display: 'vector',
-  needs: ['classify', 'dtm'],
-  options: ['buildingSimplification'],
-  weight: 1,
+  ...productEntry('buildings'),
   async run(ctx) {
     const need = ctx.need<ClassifiedCloud>('classify');
     const vendor = await inputClasses(need, ctx.input, ctx.signal);

@@ -5,6 +5,7 @@ import { defineProduct } from '../core/product.js';
 import type { CrsInfo } from '../crs/index.js';
 import { createRaster, type Raster, sampleBilinear } from '../raster/raster.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
+import { productEntry } from './catalog.js';
 import type { ClassifiedCloud, CrsUnits, DtmValue } from './product-values.js';
 import { writeRasterTileSource } from './raster-tiles.product.js';
 
@@ -181,15 +182,7 @@ export interface ChmValue extends Chm {
 
 /** CHM: pit-free canopy height model (m above the DTM) at about 3 points per cell, GeoTIFF and XYZ tiles. */
 export const chmProduct = defineProduct<ChmValue>({
-  id: 'chm',
-  assetType: 'CHM',
-  title: 'Canopy height model',
-  summary: 'pit-free canopy height model GeoTIFF (m above the DTM, about 3 points per cell) and XYZ tiles',
-  layer: 'RASTER',
-  display: 'raster',
-  needs: ['classify', 'dtm'],
-  options: ['chmResolutionCm'],
-  weight: 1.5,
+  ...productEntry('chm'),
   needFailed: { code: 'NO_GROUND_FOR_CANOPY', message: 'no ground points: the canopy height needs a terrain model' },
   async run(ctx) {
     const { cloud, units } = ctx.need<ClassifiedCloud>('classify');

@@ -9,6 +9,7 @@ import { type ColorizeResult, colorizeCloud } from '../raster/colorize.js';
 import { openPointCloud } from '../readers/index.js';
 import { tilePointCloud } from '../tiler/tile-point-cloud.js';
 import { writeLas } from '../writers/las.writer.js';
+import { productEntry } from './catalog.js';
 import { type ClassifiedCloud, INLINE_DECODE, terrainUnits } from './product-values.js';
 
 /** Wire points (class 14) from which the input's own power-line classes are kept rather than found again. */
@@ -45,15 +46,7 @@ async function readCloud(
  * input names one (`input.orthophoto`). Hands the classified cloud on.
  */
 export const classifiedCloudProduct = defineProduct<ClassifiedCloud>({
-  id: 'classify',
-  assetType: 'CLASSIFIED_POINT_CLOUD',
-  title: 'Classified point cloud',
-  summary: 'classified LAS 1.4 (noise, ground, vegetation, buildings) and its 3D Tiles',
-  layer: 'POINT_CLOUD',
-  display: 'pointCloud',
-  needs: [],
-  options: [],
-  weight: 12,
+  ...productEntry('classify'),
   async run(ctx) {
     // The whole input (every column) lives only inside classifyAndWrite; what follows holds the columns products read.
     const lasPath = path.join(ctx.workDir, 'classified.las');

@@ -6,6 +6,7 @@ import { defineProduct, type ProductContext, type ProductResult } from '../core/
 import type { CrsInfo } from '../crs/index.js';
 import { type Raster, rasterRange } from '../raster/raster.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { productEntry } from './catalog.js';
 import { type DtmValue, featuresToWgs84, writeWgs84GeoJson } from './product-values.js';
 import { contourIntervalCm } from './terrain-options.js';
 
@@ -425,15 +426,7 @@ async function contourResult(
 
 /** CONTOUR_LINE: minor and major contours (`elevation`, `kind`), smoothed, never crossing. */
 export const contoursProduct = defineProduct<ContourValue>({
-  id: 'contours',
-  assetType: 'CONTOUR_LINE',
-  title: 'Contour lines',
-  summary: 'contour lines (GeoJSON, EPSG:4326) every --contour-minor-cm, majors every --contour-major-cm',
-  layer: 'VECTOR',
-  display: 'vector',
-  needs: ['dtm'],
-  options: ['contourMinorCm', 'contourMajorCm'],
-  weight: 1,
+  ...productEntry('contours'),
   async run(ctx) {
     const { dtm, crs, units } = ctx.need<DtmValue>('dtm');
     const lines = buildContours(
@@ -451,15 +444,7 @@ export const contoursProduct = defineProduct<ContourValue>({
 
 /** CONTOUR_LINE_MAJOR: the major contours only. */
 export const majorContoursProduct = defineProduct({
-  id: 'contours-major',
-  assetType: 'CONTOUR_LINE_MAJOR',
-  title: 'Major contour lines',
-  summary: 'major contour lines only (GeoJSON, EPSG:4326)',
-  layer: 'VECTOR',
-  display: 'vector',
-  needs: ['contours'],
-  options: ['contourMinorCm', 'contourMajorCm'],
-  weight: 0.3,
+  ...productEntry('contours-major'),
   async run(ctx) {
     const { lines, crs } = ctx.need<ContourValue>('contours');
     return contourResult(
@@ -473,15 +458,7 @@ export const majorContoursProduct = defineProduct({
 
 /** CONTOUR_LINE_MINOR: the minor contours only (never repeating a major one). */
 export const minorContoursProduct = defineProduct({
-  id: 'contours-minor',
-  assetType: 'CONTOUR_LINE_MINOR',
-  title: 'Minor contour lines',
-  summary: 'minor contour lines only (GeoJSON, EPSG:4326)',
-  layer: 'VECTOR',
-  display: 'vector',
-  needs: ['contours'],
-  options: ['contourMinorCm', 'contourMajorCm'],
-  weight: 0.3,
+  ...productEntry('contours-minor'),
   async run(ctx) {
     const { lines, crs } = ctx.need<ContourValue>('contours');
     return contourResult(

@@ -4,6 +4,7 @@ import { Cancelled, InvalidInput } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import { createRaster, type Raster, rasterRange } from '../raster/raster.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
+import { productEntry } from './catalog.js';
 import type { ClassifiedCloud, DtmValue } from './product-values.js';
 import { writeRasterTileSource } from './raster-tiles.product.js';
 
@@ -88,15 +89,7 @@ export function buildDsm(cloud: PointChunk, dtm: Raster, context: StepContext = 
 
 /** DSM: the highest first-return surface on the DTM's grid, as a COG and XYZ PNG tiles rendered from it on demand. */
 export const dsmProduct = defineProduct<Raster>({
-  id: 'dsm',
-  assetType: 'DSM',
-  title: 'Digital surface model',
-  summary: 'DSM GeoTIFF (float32, nodata -9999): highest first return per DTM cell, and XYZ tiles',
-  layer: 'RASTER',
-  display: 'raster',
-  needs: ['classify', 'dtm'],
-  options: ['dtmResolutionCm'],
-  weight: 1.5,
+  ...productEntry('dsm'),
   async run(ctx) {
     const { cloud } = ctx.need<ClassifiedCloud>('classify');
     const { dtm, crs } = ctx.need<DtmValue>('dtm');

@@ -10,6 +10,7 @@ import { type Raster, type RasterCrs, rasterForBounds, rasterRange } from '../ra
 import { Coverage, clearBeyondReach, PointBuffer, thinToBins } from '../raster/tin.js';
 import { rasterizeTinParallel } from '../raster/tin-parallel.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
+import { productEntry } from './catalog.js';
 import { type ClassifiedCloud, type DtmValue, rasterCrsOf, terrainUnits } from './product-values.js';
 import { dtmResolutionCm } from './terrain-options.js';
 
@@ -171,15 +172,7 @@ export function dtmRmse(a: Raster, b: Raster, mask?: Uint8Array): { rmse: number
 
 /** The DTM of a processing run and what later products read with it. */
 export const dtmProduct = defineProduct<DtmValue>({
-  id: 'dtm',
-  assetType: 'DTM',
-  title: 'Digital terrain model',
-  summary: 'DTM GeoTIFF (float32, nodata -9999): ground points → TIN at --dtm-resolution-cm',
-  layer: 'RASTER',
-  display: 'download',
-  needs: ['classify'],
-  options: ['dtmResolutionCm'],
-  weight: 2,
+  ...productEntry('dtm'),
   async run(ctx) {
     const { cloud, crs, units } = ctx.need<ClassifiedCloud>('classify');
     const dtm = await buildDtm(

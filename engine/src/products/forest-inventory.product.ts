@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineProduct } from '../core/product.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { productEntry } from './catalog.js';
 import { featuresToWgs84 } from './product-values.js';
 import { inventoryCsv, type TreeCrownsValue } from './tree-crowns.product.js';
 
@@ -11,15 +12,7 @@ import { inventoryCsv, type TreeCrownsValue } from './tree-crowns.product.js';
  * its rows also go to PostGIS as points so GIS tools read them.
  */
 export const forestInventoryProduct = defineProduct({
-  id: 'forest-inventory',
-  assetType: 'FOREST_INVENTORY',
-  title: 'Forest inventory',
-  summary: 'forest inventory CSV: tree_id, x, y (project CRS), height_m, crown_area_m2',
-  layer: 'REPORT',
-  display: 'download',
-  needs: ['tree-crowns'],
-  options: ['crownShape'],
-  weight: 0.2,
+  ...productEntry('forest-inventory'),
   async run(ctx) {
     const { crowns, tops } = ctx.need<TreeCrownsValue>('tree-crowns');
     const file = path.join(ctx.workDir, 'forest-inventory.csv');

@@ -5,6 +5,7 @@ import { defineProduct } from '../core/product.js';
 import type { Raster } from '../raster/raster.js';
 import { sampleBilinear } from '../raster/raster.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { productEntry } from './catalog.js';
 import { type DtmValue, featuresToWgs84, writeWgs84GeoJson } from './product-values.js';
 import { gridResolutionCm } from './terrain-options.js';
 
@@ -60,15 +61,7 @@ export function* buildGridPoints(dtm: Raster, options: GridOptions = {}): Genera
 
 /** GRID: one point per cell with the ground elevation (GeoJSON in EPSG:4326, PostGIS features). */
 export const gridProduct = defineProduct({
-  id: 'grid',
-  assetType: 'GRID',
-  title: 'Point grid',
-  summary: 'point grid (GeoJSON, EPSG:4326): ground elevation every --grid-resolution-cm',
-  layer: 'VECTOR',
-  display: 'vector',
-  needs: ['dtm'],
-  options: ['gridResolutionCm'],
-  weight: 0.5,
+  ...productEntry('grid'),
   async run(ctx) {
     const { dtm, crs, units } = ctx.need<DtmValue>('dtm');
     const options = { resolutionCm: ctx.options.gridResolutionCm, unitToMetre: units.unitToMetre };

@@ -5,6 +5,7 @@ import { Cancelled, InvalidInput } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import { createRaster, type Raster } from '../raster/raster.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
+import { productEntry } from './catalog.js';
 import type { DtmValue } from './product-values.js';
 import { writeRasterTileSource } from './raster-tiles.product.js';
 import { unitScale } from './terrain-options.js';
@@ -115,15 +116,7 @@ export function assertDtm(dtm: Raster): void {
 
 /** HILLSHADE_DTM: Horn hillshade (azimuth 315°, altitude 45°) of the DTM, as a COG and XYZ PNG tiles rendered from it on demand. */
 export const hillshadeProduct = defineProduct({
-  id: 'hillshade',
-  assetType: 'HILLSHADE_DTM',
-  title: 'Shaded terrain',
-  summary: 'hillshade GeoTIFF (Horn, azimuth 315, altitude 45, like gdaldem) and XYZ tiles',
-  layer: 'RASTER',
-  display: 'raster',
-  needs: ['dtm'],
-  options: [],
-  weight: 1,
+  ...productEntry('hillshade'),
   async run(ctx) {
     const { dtm, crs } = ctx.need<DtmValue>('dtm');
     const shade = hillshade(dtm, {}, { signal: ctx.signal });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { defineProduct } from '../core/product.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
+import { productEntry } from './catalog.js';
 import type { DtmValue } from './product-values.js';
 import { writeRasterTileSource } from './raster-tiles.product.js';
 
@@ -9,15 +10,7 @@ import { writeRasterTileSource } from './raster-tiles.product.js';
  * demand from the DTM's COG (its GeoTIFF download is the DTM asset's file).
  */
 export const imageryDtmProduct = defineProduct({
-  id: 'imagery-dtm',
-  assetType: 'IMAGERY_DTM',
-  title: 'Terrain model imagery',
-  summary: 'the DTM coloured by elevation as XYZ PNG tiles',
-  layer: 'RASTER',
-  display: 'raster',
-  needs: ['dtm'],
-  options: [],
-  weight: 1,
+  ...productEntry('imagery-dtm'),
   async run(ctx) {
     const { dtm, crs } = ctx.need<DtmValue>('dtm');
     // The DTM product's COG when this run wrote it; else (a resumed run) the same DTM written again.

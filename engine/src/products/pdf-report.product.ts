@@ -7,6 +7,7 @@ import { type CloudMetadata, extractMetadata } from '../metadata/index.js';
 import type { Raster } from '../raster/raster.js';
 import { PdfPathBatch } from '../writers/pdf-paths.js';
 import { encodePng } from '../writers/png.writer.js';
+import { productEntry } from './catalog.js';
 import type { ContourLine } from './contours.product.js';
 import { hillshade } from './hillshade.product.js';
 import type { ClassifiedCloud, DtmValue } from './product-values.js';
@@ -508,33 +509,7 @@ export async function writeReport(file: string, data: ReportData, language: Repo
 
 /** PDF_REPORT: the project report (A4 PDF in the user's language), with whatever products the run made. */
 export const pdfReportProduct = defineProduct({
-  id: 'report',
-  assetType: 'PDF_REPORT',
-  title: 'PDF report',
-  summary: 'the project report: summary, map, charts, quality, trees, buildings, products (A4 PDF, --lang en-US|fr)',
-  layer: 'REPORT',
-  display: 'download',
-  needs: ['classify', 'dtm'],
-  uses: [
-    'contours',
-    'tree-crowns',
-    'buildings',
-    'quality',
-    'power-lines',
-    'vegetation-risk',
-    'tree-fall-risk',
-    'power-line-buffers',
-    'topographic-map',
-    'slope',
-    'hillshade',
-    'imagery-dtm',
-    'grid',
-    'dsm',
-    'chm',
-    'forest-inventory',
-  ],
-  options: [],
-  weight: 1,
+  ...productEntry('report'),
   async run(ctx) {
     const classified = ctx.need<ClassifiedCloud>('classify');
     const { dtm } = ctx.need<DtmValue>('dtm');

@@ -4,6 +4,7 @@ import { Cancelled } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import { type GridPlacement, labelComponents, traceRegions } from '../raster/region-outlines.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { productEntry } from './catalog.js';
 import type { Conductor, MetricFrame } from './power-lines.conductors.js';
 import { ConductorIndex, type VegetationNearLines, vegetationNearLines } from './power-lines.geometry.js';
 import type { PowerLinesValue } from './power-lines.product.js';
@@ -199,16 +200,7 @@ export interface PowerLineBuffersValue {
  * vegetation returns within that 3D distance of the catenaries.
  */
 export const powerLineBuffersProduct = defineProduct<PowerLineBuffersValue>({
-  id: 'power-line-buffers',
-  assetType: 'POWER_LINE_BUFFERS',
-  title: 'Power-line buffer zones',
-  summary:
-    'buffer zones around the conductors (GeoJSON, EPSG:4326): zone, radiusM, pointCount (vegetation within that 3D distance); --power-line-buffers-cm',
-  layer: 'VECTOR',
-  display: 'vector',
-  needs: ['classify', 'dtm', 'power-lines'],
-  options: ['powerLineBuffersCm'],
-  weight: 0.5,
+  ...productEntry('power-line-buffers'),
   needFailed: {
     code: 'NO_POWER_LINES',
     message: 'the power lines could not be made, so neither can their buffer zones',

@@ -3,6 +3,7 @@ import { defineProduct } from '../core/product.js';
 import type { CrsInfo } from '../crs/index.js';
 import type { Raster } from '../raster/raster.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { productEntry } from './catalog.js';
 import { type Conductor, extractPowerLines, type PowerLines, type Tower } from './power-lines.conductors.js';
 import {
   type ClassifiedCloud,
@@ -120,16 +121,7 @@ function towerFeature(t: Tower): Feature {
  * without wires gives an empty layer, not an error.
  */
 export const powerLinesProduct = defineProduct<PowerLinesValue>({
-  id: 'power-lines',
-  assetType: 'POWER_LINE',
-  title: 'Power lines',
-  summary:
-    'power lines (GeoJSON, EPSG:4326 with Z): conductors per span as catenaries (spanId, conductorId, length, sag, minHeightAboveGround, fitRmse) and towers',
-  layer: 'VECTOR',
-  display: 'vector',
-  needs: ['classify', 'dtm'],
-  options: [],
-  weight: 1,
+  ...productEntry('power-lines'),
   needFailed: {
     code: 'NO_GROUND_FOR_POWER_LINES',
     message: 'no terrain model: the power lines need ground points for their heights above ground',

@@ -4,6 +4,7 @@ import type { PointChunk } from '../core/chunk.js';
 import { CLASS_NAMES } from '../core/dimensions.js';
 import { defineProduct } from '../core/product.js';
 import type { Raster } from '../raster/raster.js';
+import { productEntry } from './catalog.js';
 import { buildDtm, dtmRmse } from './dtm.product.js';
 import { type ClassifiedCloud, type DtmValue, inputClasses } from './product-values.js';
 import { comparableReferenceClass, type GroundAgreement, groundAgreement } from './quality.metrics.js';
@@ -135,15 +136,7 @@ export async function writeQualityReport(
  * (ground kappa, DTM RMSE against the vendor-ground DTM, points per class), as JSON.
  */
 export const qualityProduct = defineProduct({
-  id: 'quality',
-  assetType: 'QUALITY_REPORT',
-  title: 'Classification quality report',
-  summary: 'classification against the input’s own classes: ground kappa, DTM RMSE, points per class (JSON)',
-  layer: 'REPORT',
-  display: 'download',
-  needs: ['classify', 'dtm'],
-  options: ['dtmResolutionCm'],
-  weight: 1,
+  ...productEntry('quality'),
   async run(ctx) {
     const classified = ctx.need<ClassifiedCloud>('classify');
     const { dtm } = ctx.need<DtmValue>('dtm');

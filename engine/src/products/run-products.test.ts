@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidInput } from '../core/errors.js';
 import { defineProduct, type ProductDefinition } from '../core/product.js';
 import { openPointCloud, POINT_CLOUD_FORMATS } from '../readers/index.js';
+import { productClosure as catalogClosure, PRODUCT_CATALOG } from './catalog.js';
 import { DEFAULT_PROCESSING_OPTIONS, processingOptionsSchema } from './options.js';
 import { ASSET_TYPES, LAYER_OF_ASSET, PRODUCTS } from './registry.js';
 import { planRun, productClosure, runProducts } from './run-products.js';
@@ -51,6 +52,27 @@ function registry(runs: string[]) {
     fake('e', ['d'], runs),
   ];
 }
+
+describe('product catalog', () => {
+  it('describes every product of the registry, in its order, as the product itself does', () => {
+    expect(PRODUCT_CATALOG.map((p) => p.id)).toEqual(PRODUCTS.map((p) => p.id));
+    for (const [i, entry] of PRODUCT_CATALOG.entries()) {
+      const product = PRODUCTS[i]!;
+      const { restoreFormat, ...described } = entry;
+      for (const [key, value] of Object.entries(described)) {
+        expect(product[key as keyof typeof product], `${product.id}.${key}`).toEqual(value);
+      }
+      expect(restoreFormat, `${product.id} restore format`).toBe(product.restore?.format);
+    }
+  });
+
+  it('gives the CLI the same closure as the registry', () => {
+    for (const id of [undefined, ['report'], ['tree-fall-risk', 'contours-major'], ['hillshade']]) {
+      expect(catalogClosure(id, PRODUCT_CATALOG).map((p) => p.id)).toEqual(productClosure(id).map((p) => p.id));
+    }
+    expect(catalogClosure(['hillshade'], PRODUCT_CATALOG).map((p) => p.id)).toEqual(['classify', 'dtm', 'hillshade']);
+  });
+});
 
 describe('product runner', () => {
   it('orders a selection after its prerequisites and refuses unknown ids', () => {

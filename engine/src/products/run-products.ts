@@ -8,10 +8,11 @@
  */
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Cancelled, EngineError, InvalidInput } from '../core/errors.js';
+import { Cancelled, EngineError } from '../core/errors.js';
 import { type MemoryFigures, memoryFigures, resetPeakRss } from '../core/memory.js';
 import type { ArtifactFormat, ProductDefinition, ProductResult, StoredFile } from '../core/product.js';
 import type { TilerOptions } from '../tiler/tiler-options.js';
+import { productClosure as closureOf } from './catalog.js';
 import type { ProcessingOptions } from './options.js';
 import { PRODUCTS } from './registry.js';
 
@@ -113,42 +114,7 @@ export function productClosure(
   selected: readonly string[] | undefined,
   registry: readonly ProductDefinition[] = PRODUCTS,
 ): ProductDefinition[] {
-  const byId = new Map(registry.map((p) => [p.id, p]));
-  for (const id of selected ?? []) {
-    if (!byId.has(id)) {
-      throw new InvalidInput('products', `unknown product "${id}" (known: ${registry.map((p) => p.id).join(', ')})`);
-    }
-  }
-  const roots = selected ? registry.filter((p) => selected.includes(p.id)) : registry;
-  const members = new Set<string>();
-  const collect = (p: ProductDefinition, path: string[]) => {
-    if (path.includes(p.id)) throw new Error(`product ${p.id} needs itself (cycle)`);
-    if (members.has(p.id)) return;
-    members.add(p.id);
-    for (const need of p.needs) {
-      const dep = byId.get(need);
-      if (!dep) throw new Error(`product ${p.id} needs unknown product ${need}`);
-      collect(dep, [...path, p.id]);
-    }
-  };
-  for (const p of roots) collect(p, []);
-  // Order: needs first, and products it `uses` first when the run makes them too.
-  const out: ProductDefinition[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (p: ProductDefinition) => {
-    const s = state.get(p.id);
-    if (s === 'done') return;
-    if (s === 'visiting') throw new Error(`product ${p.id} needs itself (cycle)`);
-    state.set(p.id, 'visiting');
-    for (const id of [...p.needs, ...(p.uses ?? [])]) {
-      const dep = byId.get(id);
-      if (dep && members.has(id)) visit(dep);
-    }
-    state.set(p.id, 'done');
-    out.push(p);
-  };
-  for (const p of registry) if (members.has(p.id)) visit(p);
-  return out;
+  return closureOf(selected, registry);
 }
 
 /**

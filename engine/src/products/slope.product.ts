@@ -5,6 +5,7 @@ import { Cancelled } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import { createRaster, FLOAT_NODATA, type Raster } from '../raster/raster.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
+import { productEntry } from './catalog.js';
 import type { DtmValue } from './product-values.js';
 import { writeRasterTileSource } from './raster-tiles.product.js';
 import { unitScale } from './terrain-options.js';
@@ -90,15 +91,7 @@ export function slope(dtm: Raster, options: SlopeOptions = {}, context: StepCont
 
 /** SLOPE_MAP: slope in degrees (Horn, like gdaldem) of the DTM, as a COG and XYZ PNG tiles rendered from it on demand. */
 export const slopeProduct = defineProduct({
-  id: 'slope',
-  assetType: 'SLOPE_MAP',
-  title: 'Slope map',
-  summary: 'slope GeoTIFF in degrees (Horn, like gdaldem) and XYZ tiles',
-  layer: 'RASTER',
-  display: 'raster',
-  needs: ['dtm'],
-  options: [],
-  weight: 1,
+  ...productEntry('slope'),
   async run(ctx) {
     const { dtm, crs } = ctx.need<DtmValue>('dtm');
     const raster = slope(dtm, {}, { signal: ctx.signal });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defineProduct } from '../core/product.js';
 import { type Raster, sampleBilinear } from '../raster/raster.js';
 import { DxfDocument } from '../writers/dxf.writer.js';
+import { productEntry } from './catalog.js';
 import type { ContourLine } from './contours.product.js';
 import type { DtmValue } from './product-values.js';
 import type { TreeCrownsValue } from './tree-crowns.product.js';
@@ -317,16 +318,7 @@ export async function writeTopographicMap(
 
 /** TOPOGRAPHIC_MAP: the surveyor's plan as a 3D DXF (contours, spot heights, buildings, trees, power lines, title block). */
 export const topographicMapProduct = defineProduct({
-  id: 'topographic-map',
-  assetType: 'TOPOGRAPHIC_MAP',
-  title: 'Topographic map',
-  summary: 'topographic plan as a 3D DXF: contours, spot heights, buildings, trees, power lines, frame and title block',
-  layer: 'VECTOR',
-  display: 'download',
-  needs: ['dtm', 'contours'],
-  uses: ['buildings', 'tree-crowns', 'power-lines'],
-  options: ['contourMinorCm', 'contourMajorCm'],
-  weight: 0.5,
+  ...productEntry('topographic-map'),
   async run(ctx) {
     const { dtm, crs, units } = ctx.need<DtmValue>('dtm');
     const { lines } = ctx.need<{ lines: ContourLine[] }>('contours');

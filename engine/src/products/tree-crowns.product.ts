@@ -5,6 +5,7 @@ import { defineProduct } from '../core/product.js';
 import type { Raster } from '../raster/raster.js';
 import { traceRegions } from '../raster/region-outlines.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { productEntry } from './catalog.js';
 import { featuresToWgs84, writeWgs84GeoJson } from './product-values.js';
 import type { TreeTop, TreeTopsValue } from './tree-tops.product.js';
 
@@ -227,15 +228,7 @@ export interface TreeCrownsValue {
 
 /** TREE_CROWNS: one polygon per tree by seeded region growing on the CHM, NARROW or WIDE (the form's crown shape). */
 export const treeCrownsProduct = defineProduct<TreeCrownsValue>({
-  id: 'tree-crowns',
-  assetType: 'TREE_CROWNS',
-  title: 'Tree crowns',
-  summary: 'tree crowns (GeoJSON, EPSG:4326): treeId, height (m), crownArea (m²); --crown-shape NARROW|WIDE',
-  layer: 'VECTOR',
-  display: 'vector',
-  needs: ['tree-tops'],
-  options: ['crownShape'],
-  weight: 1,
+  ...productEntry('tree-crowns'),
   async run(ctx) {
     const tops = ctx.need<TreeTopsValue>('tree-tops');
     const { crowns } = delineateCrowns(tops, ctx.options.crownShape as CrownShape, { signal: ctx.signal });

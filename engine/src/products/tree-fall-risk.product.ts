@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { defineProduct } from '../core/product.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { productEntry } from './catalog.js';
 import type { Conductor, MetricFrame, Tower } from './power-lines.conductors.js';
 import { ConductorIndex, towerFootprints } from './power-lines.geometry.js';
 import type { PowerLinesValue } from './power-lines.product.js';
@@ -111,16 +112,7 @@ export interface TreeFallRiskValue {
  * the nearest conductor horizontally, flagged when the fall arc reaches it.
  */
 export const treeFallRiskProduct = defineProduct<TreeFallRiskValue>({
-  id: 'tree-fall-risk',
-  assetType: 'TREE_FALL_RISK',
-  title: 'Tree-fall risk',
-  summary:
-    'trees that could fall on a conductor (GeoJSON, EPSG:4326): treeId, height, distance, margin, reachesConductor; --tree-fall-height-buffer-cm',
-  layer: 'VECTOR',
-  display: 'vector',
-  needs: ['power-lines', 'tree-tops'],
-  options: ['treeFallHeightBufferCm'],
-  weight: 0.3,
+  ...productEntry('tree-fall-risk'),
   needFailed: {
     code: 'TREE_FALL_NEEDS_LINES_AND_TREES',
     message: 'the tree-fall risk needs the power lines and the tree tops, and one of them could not be made',

@@ -3,6 +3,7 @@ import type { StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { productEntry } from './catalog.js';
 import { type ChmValue, NOT_CANOPY } from './chm.product.js';
 import { featuresToWgs84, writeWgs84GeoJson } from './product-values.js';
 
@@ -151,15 +152,7 @@ export interface TreeTopsValue {
 
 /** TREE_TOPS: one point per tree (variable-window local maxima on the CHM), with its height in metres. */
 export const treeTopsProduct = defineProduct<TreeTopsValue>({
-  id: 'tree-tops',
-  assetType: 'TREE_TOPS',
-  title: 'Tree tops',
-  summary: 'tree tops (GeoJSON, EPSG:4326): treeId, height (m), x, y, z; trees from 2 m',
-  layer: 'VECTOR',
-  display: 'vector',
-  needs: ['chm'],
-  options: [],
-  weight: 1,
+  ...productEntry('tree-tops'),
   async run(ctx) {
     const chm = ctx.need<ChmValue>('chm');
     const tops = findTreeTops(chm, {}, { signal: ctx.signal });

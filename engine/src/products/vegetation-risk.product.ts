@@ -4,6 +4,7 @@ import { Cancelled } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import { convexHull, labelComponents, traceRegions } from '../raster/region-outlines.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { productEntry } from './catalog.js';
 import { zoneRadii } from './power-line-buffers.product.js';
 import type { MetricFrame } from './power-lines.conductors.js';
 import { ConductorIndex, type VegetationNearLines, vegetationNearLines } from './power-lines.geometry.js';
@@ -274,16 +275,7 @@ export interface VegetationRiskValue {
  * polygons with the zone they reach, severity, nearest distance and top height.
  */
 export const vegetationRiskProduct = defineProduct<VegetationRiskValue>({
-  id: 'vegetation-risk',
-  assetType: 'VEGETATION_RISK',
-  title: 'Vegetation risk',
-  summary:
-    'vegetation near the conductors and above the clearance height, clustered (GeoJSON, EPSG:4326): zone, severity, minDistance, maxHeight, pointCount; --clearance-height-cm',
-  layer: 'VECTOR',
-  display: 'vector',
-  needs: ['classify', 'dtm', 'power-lines'],
-  options: ['powerLineBuffersCm', 'clearanceHeightCm'],
-  weight: 0.5,
+  ...productEntry('vegetation-risk'),
   needFailed: {
     code: 'NO_POWER_LINES',
     message: 'the power lines could not be made, so neither can the vegetation risk',
