@@ -4,7 +4,65 @@ import { describe, expect, it } from 'vitest';
 import { openPointCloud } from '../readers/index.js';
 import { classifyCloud, classifyCloudTiled } from './classify.filter.js';
 import { gatherCloud } from './cloud.js';
-import { findWires } from './wires.filter.js';
+import { findWires, VoxelIndex } from './wires.filter.js';
+
+describe('VoxelIndex', () => {
+  it('finds every point within a radius, cell by cell in (dx, dy, dz) order and index order within a cell', () => {
+    // Deterministic pseudo-random points around the origin (negative cells too), some stacked in one cell.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const n = 3000;
+    const x = new Float64Array(n);
+    const y = new Float64Array(n);
+    const z = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      x[i] = i % 10 === 0 ? 0.5 : random() * 40 - 20;
+      y[i] = i % 10 === 0 ? 0.5 : random() * 40 - 20;
+      z[i] = i % 10 === 0 ? 0.5 : random() * 10 - 5;
+    }
+    const cell = 2;
+    const index = new VoxelIndex(x, y, z, cell);
+    const c = (v: number) => Math.floor(v / cell);
+    for (const [q, r] of [
+      [0, 2],
+      [17, 3],
+      [123, 1.2],
+      [2999, 2],
+    ] as const) {
+      const found: number[] = [];
+      index.near(x[q]!, y[q]!, z[q]!, r, (j) => {
+        found.push(j);
+      });
+      const expected: number[] = [];
+      for (let j = 0; j < n; j++) {
+        if ((x[j]! - x[q]!) ** 2 + (y[j]! - y[q]!) ** 2 + (z[j]! - z[q]!) ** 2 <= r * r) expected.push(j);
+      }
+      // The same points, in the order of a scan of cells (dx, then dy, then dz) and of indices within a cell.
+      const rank = (j: number) => [c(x[j]!), c(y[j]!), c(z[j]!), j];
+      expected.sort((a, b) => {
+        const [ra, rb] = [rank(a), rank(b)];
+        for (let k = 0; k < 4; k++) if (ra[k] !== rb[k]) return ra[k]! - rb[k]!;
+        return 0;
+      });
+      expect(found).toEqual(expected);
+    }
+    // cells(): every point of the block of cells, and a stop when the callback returns true.
+    const inBlock: number[] = [];
+    index.cells(0, 0, 0, 1, 0, (j) => {
+      inBlock.push(j);
+    });
+    const block = [...Array(n).keys()].filter(
+      (j) => Math.abs(c(x[j]!)) <= 1 && Math.abs(c(y[j]!)) <= 1 && c(z[j]!) === 0,
+    );
+    expect(inBlock.sort((a, b) => a - b)).toEqual(block);
+    let calls = 0;
+    index.cells(0, 0, 0, 1, 0, () => ++calls === 5);
+    expect(calls).toBe(5);
+  });
+});
 
 /** Point F1 of class `code` against a reference, and the recall and precision of `other`. */
 function agreement(ours: Uint8Array, reference: Uint8Array, code: number, other: number) {
