@@ -4,7 +4,8 @@
  */
 import type { PointChunk } from '../core/chunk.js';
 import { InvalidInput } from '../core/errors.js';
-import { type CrsInfo, createTransformer } from '../crs/index.js';
+import { createGridTransformer } from '../crs/grid-transformer.js';
+import type { CrsInfo } from '../crs/index.js';
 import type { Raster, RasterCrs } from '../raster/raster.js';
 import { openPointCloud } from '../readers/index.js';
 import { type Feature, type VectorArtifact, writeGeoJson } from '../writers/geojson.writer.js';
@@ -71,7 +72,7 @@ export const WGS84_DECIMALS = 7;
  * CRS's vertical unit), rounded to 3 decimals.
  */
 export function* featuresToWgs84(features: Iterable<Feature>, crs: CrsInfo): Generator<Feature> {
-  const transformer = createTransformer(crs, 'EPSG:4326');
+  const transformer = createGridTransformer(crs);
   const ring = (coords: number[][]): number[][] => {
     const n = coords.length;
     const x = new Float64Array(n);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gdal, hasGdal } from '../products/test-gdal.js';
-import { DxfDocument, dxfLayerName, dxfString, writeDxf } from './dxf.writer.js';
+import { DxfDocument, dxfLayerName, dxfString, real, writeDxf } from './dxf.writer.js';
 import type { Feature } from './geojson.writer.js';
 
 /** Group code / value pairs of a DXF text. */
@@ -47,6 +47,44 @@ function sample(): DxfDocument {
   doc.text('trees', 500_030.25, 6_000_020.25, 61.46, 0.5, '18.97');
   return doc;
 }
+
+describe('real', () => {
+  it('prints what String(round(v·1e6) / 1e6) prints, with a decimal point, at every magnitude', () => {
+    const printed = (v: number) => {
+      const s = String(Math.round(v * 1e6) / 1e6);
+      return s.includes('.') ? s : `${s}.0`;
+    };
+    let seed = 3;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const values = [
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      -0.5,
+      1e-6,
+      -1e-6,
+      4e-7,
+      -4e-7,
+      0.1 + 0.2,
+      123456.7890125,
+      1e9 + 0.000001,
+      5e8 - 1e-7,
+    ];
+    for (let e = -7; e <= 9; e++) {
+      for (let i = 0; i < 300; i++) values.push((random() - 0.5) * 2 * 10 ** e);
+    }
+    for (const v of values) expect(real(v), String(v)).toBe(printed(v));
+    // Past 15 digits, the double itself is printed.
+    expect(real(123456789012.5)).toBe('123456789012.5');
+    expect(real(-0)).toBe('0.0');
+    expect(() => real(Number.NaN)).toThrow(/not a finite number/);
+  });
+});
 
 describe('DxfDocument', () => {
   it('writes an AutoCAD 2000 header with units and extents', () => {

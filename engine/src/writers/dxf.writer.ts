@@ -72,11 +72,25 @@ export function dxfLayerName(name: string): string {
   return s || '0';
 }
 
-/** A DXF real: at most 6 decimals, no exponent, always with a decimal point. */
-function real(v: number): string {
+/**
+ * A DXF real: at most 6 decimals, no exponent, always with a decimal point.
+ * Exported for its test.
+ */
+export function real(v: number): string {
   if (!Number.isFinite(v)) throw new InvalidInput('dxf', `coordinate ${v} is not a finite number`);
+  const k = Math.round(v * 1e6);
+  if (Math.abs(k) < 1e15) {
+    // Up to 15 digits, k / 1e6 prints as the decimal k·10⁻⁶ itself: written from two integers, which is
+    // several times faster than printing the double (most of the time of writing a DXF map).
+    const a = Math.abs(k);
+    const whole = Math.floor(a / 1e6);
+    const fraction = a - whole * 1e6;
+    const sign = k < 0 ? '-' : '';
+    if (fraction === 0) return `${sign}${whole}.0`;
+    return `${sign}${whole}.${String(fraction).padStart(6, '0').replace(/0+$/, '')}`;
+  }
   // k / 1e6 prints as the shortest decimal, so at most 6 decimals; exponents only past 1e21.
-  const s = String(Math.round(v * 1e6) / 1e6);
+  const s = String(k / 1e6);
   return s.includes('.') ? s : `${s}.0`;
 }
 

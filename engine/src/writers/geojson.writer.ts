@@ -44,26 +44,51 @@ export async function writeGeoJson(
 ): Promise<VectorArtifact> {
   const precision = options.precision ?? 3;
   const factor = 10 ** precision;
-  const round = (v: number) => Math.round(v * factor) / factor;
-  const roundCoords = (c: unknown): unknown => (Array.isArray(c) ? c.map(roundCoords) : round(c as number));
+  // As JSON.stringify writes a rounded number (non-finite as null), without an array of rounded copies.
+  const num = (v: number): string => {
+    const r = Math.round(v * factor) / factor;
+    return Number.isFinite(r) ? String(r === 0 ? 0 : r) : 'null';
+  };
+  const position = (c: number[]): string => {
+    let text = '[';
+    for (let i = 0; i < c.length; i++) text += i ? `,${num(c[i]!)}` : num(c[i]!);
+    return `${text}]`;
+  };
+  const positions = (list: number[][]): string => {
+    let text = '[';
+    for (let i = 0; i < list.length; i++) text += i ? `,${position(list[i]!)}` : position(list[i]!);
+    return `${text}]`;
+  };
+  const coordinates = (g: Geometry): string =>
+    g.type === 'Point'
+      ? position(g.coordinates)
+      : g.type === 'LineString'
+        ? positions(g.coordinates)
+        : `[${g.coordinates.map(positions).join(',')}]`;
   const out = createWriteStream(path);
   let bytes = 0;
   let count = 0;
-  const write = async (s: string) => {
-    bytes += Buffer.byteLength(s);
-    if (!out.write(s)) await once(out, 'drain');
+  // Features are written in blocks of about 64 kB: one stream write (and one wait for a drain) per block.
+  let block = '';
+  const flush = async () => {
+    if (!block) return;
+    bytes += Buffer.byteLength(block);
+    const text = block;
+    block = '';
+    if (!out.write(text)) await once(out, 'drain');
   };
   const crs =
     options.epsg && options.epsg !== 4326
       ? `"crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::${options.epsg}"}},`
       : '';
-  await write(`{"type":"FeatureCollection",${crs}"features":[\n`);
+  block = `{"type":"FeatureCollection",${crs}"features":[\n`;
   for (const f of features) {
-    const geometry = { type: f.geometry.type, coordinates: roundCoords(f.geometry.coordinates) };
-    await write(`${count ? ',\n' : ''}${JSON.stringify({ type: 'Feature', geometry, properties: f.properties })}`);
+    block += `${count ? ',\n' : ''}{"type":"Feature","geometry":{"type":${JSON.stringify(f.geometry.type)},"coordinates":${coordinates(f.geometry)}},"properties":${JSON.stringify(f.properties)}}`;
     count++;
+    if (block.length >= 65_536) await flush();
   }
-  await write('\n]}\n');
+  block += '\n]}\n';
+  await flush();
   out.end();
   await once(out, 'finish');
   return { path, type: 'geojson', bytes, features: count };
