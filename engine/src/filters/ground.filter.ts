@@ -2,7 +2,7 @@ import Delaunator from 'delaunator';
 import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
-import { densifyGround } from './densify.js';
+import { acceptStepFaces, densifyGround } from './densify.js';
 import { groundAt, groundModel } from './hag.filter.js';
 import { bilinear, gradient, inpaint, open } from './morphology.js';
 import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
@@ -33,7 +33,12 @@ export const groundOptionsSchema = z.object({
   densifyAngle: z.number().min(0).max(45).default(20),
   /** Densification: angle allowed where the cloud is locally smooth (terrain, banks), degrees. */
   smoothAngle: z.number().min(0).max(60).default(35),
-  /** Densification: a point is smooth when its plane-fit RMS among its TIN neighbours is at most this, metres. */
+  /**
+   * Densification: a point is smooth when its plane-fit RMS among its TIN
+   * neighbours is at most this, metres, at a point spacing of 1 m or less;
+   * times the spacing in metres on sparser clouds, whose neighbourhoods span
+   * more relief.
+   */
   smoothRoughness: z.number().min(0).max(2).default(0.15),
   /** Smooth segments: height step joining neighbours on flat ground, metres; 0 disables the segment check. */
   segmentStep: z.number().min(0).max(5).default(0.5),
@@ -69,6 +74,18 @@ export const groundOptionsSchema = z.object({
   raisedRoughness: z.number().min(0).max(10).default(1),
   /** Raised-point check: extra height per unit of that plane's slope, metres. */
   raisedSlope: z.number().min(0).max(20).default(2),
+  /**
+   * Step faces: last, a point inside a facet of the ground TIN steeper than
+   * this (rise over run), between the facet's lowest and highest vertex, is
+   * on the face of a terrain step (a quarry wall, a cliff) whose foot and top
+   * are ground: ground too; 0 disables it. Like the densification, it runs
+   * where the envelope refinement does not (see `envelopeCell`).
+   */
+  faceSlope: z.number().min(0).max(100).default(1),
+  /** Step faces: a face point lies at least this far above the step's foot and below its top, metres. */
+  faceMargin: z.number().min(0).max(10).default(0.3),
+  /** Step faces: longest horizontal edge of a face's facet, in filter cells (the point spacing, at least `cell`). */
+  faceEdge: z.number().min(1).max(100).default(4),
   /** Densification: largest distance above the TIN facet, metres. */
   densifyDistance: z.number().min(0.05).max(5).default(1.2),
   /** Densification passes (each rebuilds the TIN from the ground found so far). */
@@ -194,7 +211,8 @@ export function groundFilter(
     densifyGround(cloud, exclude, ground, {
       maxAngle: (o.densifyAngle * Math.PI) / 180,
       smoothAngle: (o.smoothAngle * Math.PI) / 180,
-      smoothRoughness: o.smoothRoughness / vu,
+      // Relief within a point's TIN neighbourhood grows with its size: the threshold holds for 1 m spacing.
+      smoothRoughness: (o.smoothRoughness * Math.max(1, spacing * hu)) / vu,
       roughness: rough,
       maxDistance: o.densifyDistance / vu,
       iterations: o.densifyPasses,
@@ -220,39 +238,42 @@ export function groundFilter(
     }
     // Terrain steps (terraces, banks) the surfaces above cut across: ground grows from the ground
     // found, level first, then along the slope, among points well above the provisional surface.
+    const growth = {
+      maxEdge: Math.max(o.levelEdge / hu, 1.5 * spacing),
+      passes: GROWTH_PASSES,
+      deckRatio: o.levelDrop,
+      drop: 1 / vu,
+      dropSlope: (o.levelDropSlope * hu) / vu,
+    };
     if (o.levelStep > 0) {
-      growLevelGround(
-        above(o.levelAbove),
-        cloud,
-        graph,
-        ground,
-        o.levelStep / vu,
-        (o.levelSlope * hu) / vu,
-        Math.max(o.levelEdge / hu, 1.5 * spacing),
-        GROWTH_PASSES,
-        o.levelDrop,
-        1 / vu,
-        (o.levelDropSlope * hu) / vu,
-      );
+      growGround(above(o.levelAbove), cloud, graph, ground, {
+        ...growth,
+        step: o.levelStep / vu,
+        slope: (o.levelSlope * hu) / vu,
+        alongSlope: false,
+      });
     }
     if (o.trendStep > 0) {
-      growAlongSlope(
-        above(o.trendAbove),
-        cloud,
-        graph,
-        ground,
-        o.trendStep / vu,
-        (o.trendSlope * hu) / vu,
-        Math.max(o.levelEdge / hu, 1.5 * spacing),
-        GROWTH_PASSES,
-        o.levelDrop,
-        1 / vu,
-        (o.levelDropSlope * hu) / vu,
-      );
+      growGround(above(o.trendAbove), cloud, graph, ground, {
+        ...growth,
+        step: o.trendStep / vu,
+        slope: (o.trendSlope * hu) / vu,
+        alongSlope: true,
+      });
     }
     // Low objects (cars, bushes, wall feet) the steps above took as ground.
     if (o.raisedStep > 0) {
       dropRaisedGround(cloud, ground, o.raisedStep / vu, o.raisedRoughness, (o.raisedSlope * hu) / vu, 2);
+    }
+    // Last, once the foot and the top of every step are settled: the returns on its face, which
+    // the densification's angle test and the growth steps, made for gentle slopes, leave out.
+    if (o.faceSlope > 0) {
+      acceptStepFaces(cloud, exclude, ground, {
+        slope: (o.faceSlope * hu) / vu,
+        margin: o.faceMargin / vu,
+        maxEdge: o.faceEdge * cell,
+        cell,
+      });
     }
   }
   for (let pass = 0; envelopeFits && pass < o.envelopePasses; pass++) {
@@ -360,58 +381,6 @@ function dropObjectSegments(
     if (s < 0 || !ground[i]) continue;
     if (total[s]! >= minPoints && 2 * grounds[s]! <= total[s]! && higher[s]! > elevated * lower[s]!) ground[i] = 0;
   }
-}
-
-/**
- * Level growth: a point that is not ground joins the ground when a TIN
- * neighbour that is ground lies within `step + slope × distance` of its
- * height; repeated, so ground spreads over the flat edges of terraces that a
- * surface cutting across the step left out.
- */
-function growLevelGround(
-  candidate: Uint8Array,
-  cloud: PointChunk,
-  graph: PointGraph,
-  ground: Uint8Array,
-  step: number,
-  slope: number,
-  maxEdge: number,
-  passes: number,
-  dropRatio: number,
-  drop: number,
-  dropSlope: number,
-): void {
-  const { x, y, z, count } = cloud;
-  const maxEdge2 = maxEdge * maxEdge;
-  const grown = new Uint8Array(count);
-  // After the first pass only the neighbours of the points just added can join.
-  const check = new Uint8Array(count).fill(1);
-  for (let pass = 0; pass < passes; pass++) {
-    const accept: number[] = [];
-    for (let i = 0; i < count; i++) {
-      if (ground[i] || !candidate[i] || !check[i]) continue;
-      for (let q = graph.start[i]!; q < graph.start[i + 1]!; q++) {
-        const j = graph.neighbours[q]!;
-        if (!ground[j]) continue;
-        const dx = x[j]! - x[i]!;
-        const dy = y[j]! - y[i]!;
-        const d2 = dx * dx + dy * dy;
-        if (d2 > maxEdge2) continue;
-        if (Math.abs(z[i]! - z[j]!) <= step + slope * Math.sqrt(d2)) {
-          accept.push(i);
-          break;
-        }
-      }
-    }
-    check.fill(0);
-    for (const i of accept) {
-      ground[i] = 1;
-      grown[i] = 1;
-      for (let q = graph.start[i]!; q < graph.start[i + 1]!; q++) check[graph.neighbours[q]!] = 1;
-    }
-    if (accept.length === 0) break;
-  }
-  dropDecks(cloud, graph, ground, grown, step, slope, dropRatio, drop, dropSlope);
 }
 
 /**
@@ -529,43 +498,66 @@ function dropRaisedGround(
   return remove.length;
 }
 
+/** Parameters of {@link growGround}, in CRS units. */
+interface GrowthParameters {
+  /** Height step tolerated from the predicted height on flat ground. */
+  step: number;
+  /** Extra step per unit of distance to the ground neighbour. */
+  slope: number;
+  /** Longest TIN edge followed. */
+  maxEdge: number;
+  /** Most passes (each adds the points next to the last ones added). */
+  passes: number;
+  /** Predict from the plane continued from the neighbour (slope growth) rather than its height (level growth). */
+  alongSlope: boolean;
+  /** Deck check of the grown patches (see {@link dropDecks}): outline drops per level meeting; 0 keeps all. */
+  deckRatio: number;
+  /** Deck check: a drop is more than this plus `dropSlope` per unit of distance lower. */
+  drop: number;
+  dropSlope: number;
+}
+
 /**
- * Slope growth: a point that is not ground joins the ground when it lies on
- * the plane continued from a ground TIN neighbour (the least-squares plane of
- * that neighbour and its own ground neighbours), within
- * `step + slope × distance`; repeated, so ground follows smooth slopes over
- * the convex breaks (bank tops, ridges) the first labelling cut.
+ * Growth over terrain steps: a `candidate` point that is not ground joins the
+ * ground when it lies within `step + slope × distance` of the height predicted
+ * from a ground TIN neighbour. Level growth predicts the neighbour's own
+ * height, so ground spreads over the flat edges of terraces that a surface
+ * cutting across the step left out; slope growth (`alongSlope`) predicts the
+ * plane continued from the neighbour (the least-squares plane of that
+ * neighbour and its own ground neighbours), so ground follows smooth slopes
+ * over the convex breaks (bank tops, ridges) the first labelling cut.
+ * Repeated; grown patches standing as decks over lower ground then leave
+ * the ground (see {@link dropDecks}).
  */
-function growAlongSlope(
+function growGround(
   candidate: Uint8Array,
   cloud: PointChunk,
   graph: PointGraph,
   ground: Uint8Array,
-  step: number,
-  slope: number,
-  maxEdge: number,
-  passes: number,
-  dropRatio: number,
-  drop: number,
-  dropSlope: number,
+  p: GrowthParameters,
 ): void {
   const { x, y, z, count } = cloud;
-  const maxEdge2 = maxEdge * maxEdge;
+  const maxEdge2 = p.maxEdge * p.maxEdge;
   const grown = new Uint8Array(count);
+  // Plane gradient at every ground point (slope growth); `valid` marks the points a prediction starts from.
   const gx = new Float32Array(count);
   const gy = new Float32Array(count);
   const valid = new Uint8Array(count);
-  // After the first pass only the gradients next to the points just added change.
+  // A point's prediction changes when it or a neighbour joined the ground: after the first pass
+  // only those are recomputed, and only their neighbours tested.
   const dirty = new Uint8Array(count).fill(1);
   const check = new Uint8Array(count);
-  for (let pass = 0; pass < passes; pass++) {
-    // Gradient at every (changed) ground point from its ground neighbours.
+  for (let pass = 0; pass < p.passes; pass++) {
     check.fill(0);
     for (let j = 0; j < count; j++) {
       if (!dirty[j]) continue;
       valid[j] = 0;
       if (!ground[j]) continue;
       for (let q = graph.start[j]!; q < graph.start[j + 1]!; q++) check[graph.neighbours[q]!] = 1;
+      if (!p.alongSlope) {
+        valid[j] = 1;
+        continue;
+      }
       let sxx = 0;
       let sxy = 0;
       let syy = 0;
@@ -602,8 +594,8 @@ function growAlongSlope(
         const dy = y[i]! - y[j]!;
         const d2 = dx * dx + dy * dy;
         if (d2 > maxEdge2) continue;
-        const predicted = z[j]! + gx[j]! * dx + gy[j]! * dy;
-        if (Math.abs(z[i]! - predicted) <= step + slope * Math.sqrt(d2)) {
+        const predicted = p.alongSlope ? z[j]! + gx[j]! * dx + gy[j]! * dy : z[j]!;
+        if (Math.abs(z[i]! - predicted) <= p.step + p.slope * Math.sqrt(d2)) {
           accept.push(i);
           break;
         }
@@ -618,7 +610,7 @@ function growAlongSlope(
     }
     if (accept.length === 0) break;
   }
-  dropDecks(cloud, graph, ground, grown, step, slope, dropRatio, drop, dropSlope);
+  dropDecks(cloud, graph, ground, grown, p.step, p.slope, p.deckRatio, p.drop, p.dropSlope);
 }
 
 /**
