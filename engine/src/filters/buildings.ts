@@ -1,4 +1,5 @@
 import type { PointChunk } from '../core/chunk.js';
+import { EDGE_MIN_HEIGHT_M, roofEdges } from './buildings-edges.js';
 import { smallestEigen } from './buildings-plane.js';
 import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
 
@@ -121,6 +122,11 @@ const SPARSE_MIN_AREA_M2 = 20;
  *    roof and not rough like canopy (`ROUGH_FACTOR`), are buildings: their
  *    face points and their other points up to `FILL_ABOVE_M` over the faces
  *    (roof edges, chimneys; not branches).
+ * 6. Roof edges (see `roofEdges`): candidates at least `EDGE_MIN_HEIGHT_M`
+ *    above ground within 1 m (or the fit radius) of a building that lie on
+ *    the plane of its points around them and not under branches or in a
+ *    crown (eaves, gutters, the last row of returns of a face, whose fits
+ *    fail).
  *
  * @example
  * const building = findBuildings(cloud, ground, noise, hag, { minHeight: 2, minArea: 10, roofPlanarity: 0.1, unitToMetre: 1, verticalUnitToMetre: 1 });
@@ -162,6 +168,7 @@ export function findBuildings(
     z: new Float64Array(m),
     cell: new Int32Array(m),
     roofHigh: new Uint8Array(m),
+    edgeHigh: new Uint8Array(m),
     last: new Uint8Array(m),
     single: new Uint8Array(m),
     count: m,
@@ -169,6 +176,7 @@ export function findBuildings(
     radius,
   };
   const zScale = vu / hu;
+  const edgeH = EDGE_MIN_HEIGHT_M / vu;
   const rn = cloud.returnNumber;
   const nr = cloud.numberOfReturns;
   for (let k = 0; k < grid.cols * grid.rows; k++) {
@@ -179,6 +187,7 @@ export function findBuildings(
       s.z[q] = z[i]! * zScale;
       s.cell[q] = k;
       s.roofHigh[q] = hag[i]! >= minH ? 1 : 0;
+      s.edgeHigh[q] = hag[i]! >= edgeH ? 1 : 0;
       s.last[q] = !rn || !nr || rn[i]! >= nr[i]! ? 1 : 0;
       s.single[q] = !nr || nr[i]! <= 1 ? 1 : 0;
     }
@@ -190,6 +199,8 @@ export function findBuildings(
   const faces = growFaces(s, fit, o.roofPlanarity / hu, 1 / hu, footprintCell, minFootprint);
   const accepted = acceptFaces(faces, minFootprint);
   const building = buildingSlots(s, faces, accepted, minArea / (hu * hu), sparse, FILL_ABOVE_M / hu, 1 / hu);
+  const edges = roofEdges(s, faces.face, building, o.roofPlanarity / hu, 1 / hu, radius);
+  for (let q = 0; q < m; q++) building[q] = building[q]! | edges[q]!;
   for (let q = 0; q < m; q++) if (building[q]) out[grid.index[q]!] = 1;
   return out;
 }
@@ -203,6 +214,8 @@ interface Slots {
   cell: Int32Array;
   /** 1 when at least `minHeight` above ground (below: only eaves of a face). */
   roofHigh: Uint8Array;
+  /** 1 when at least `EDGE_MIN_HEIGHT_M` above ground (roof edges may join the building). */
+  edgeHigh: Uint8Array;
   /** 1 for the last or single return of its pulse (or without return numbers). */
   last: Uint8Array;
   /** 1 for the single return of its pulse (or without return numbers). */
