@@ -90,12 +90,18 @@ export function buildChm(
   if (r > 0) {
     for (let a = 0; a < 8; a++) offsets.push([r * Math.cos((a * Math.PI) / 4), r * Math.sin((a * Math.PI) / 4)]);
   }
+  // Typed copies of the offsets and a table of the classes left out: this loop runs 9 times a point.
+  const offsetX = Float64Array.from(offsets, (o) => o[0]);
+  const offsetY = Float64Array.from(offsets, (o) => o[1]);
+  const notCanopy = new Uint8Array(256);
+  for (const c of NOT_CANOPY) notCanopy[c] = 1;
+  const { originX, originY } = chm;
   for (let i = 0; i < count; i++) {
     const h = heights[i]!;
-    if (Number.isNaN(h) || (classes && NOT_CANOPY.has(classes[i]!))) continue;
-    for (let o = 0; o < offsets.length; o++) {
-      const c = Math.floor((x[i]! + offsets[o]![0] - chm.originX) / res);
-      const row = Math.floor((chm.originY - y[i]! - offsets[o]![1]) / res);
+    if (Number.isNaN(h) || (classes && notCanopy[classes[i]!])) continue;
+    for (let o = 0; o < offsetX.length; o++) {
+      const c = Math.floor((x[i]! + offsetX[o]! - originX) / res);
+      const row = Math.floor((originY - y[i]! - offsetY[o]!) / res);
       if (c < 0 || row < 0 || c >= W || row >= H) continue;
       const k = row * W + c;
       if (top[k] === nodata || h > top[k]!) top[k] = h;
