@@ -1,4 +1,4 @@
-import { smallestEigen } from './buildings-plane.js';
+import { planeOfSums } from './buildings-plane.js';
 
 /**
  * Roof edges: candidates next to a building that continue its roof plane.
@@ -171,15 +171,7 @@ export function roofEdges(
     const mx = sx / n;
     const my = sy / n;
     const mz = sz / n;
-    smallestEigen(
-      sxx / n - mx * mx,
-      sxy / n - mx * my,
-      sxz / n - mx * mz,
-      syy / n - my * my,
-      syz / n - my * mz,
-      szz / n - mz * mz,
-      normal,
-    );
+    planeOfSums(n, mx, my, mz, sxx, sxy, sxz, syy, syz, szz, normal);
     // The point is the origin: its distance to the plane through the mean.
     const d = Math.abs(normal[0]! * mx + normal[1]! * my + normal[2]! * mz);
     if (d <= (onFace ? faceTol : facelessTol)) out[q] = 1;

@@ -81,3 +81,35 @@ export function smallestEigen(
   }
   return lambda > 0 ? lambda : 0;
 }
+
+/**
+ * {@link smallestEigen} of the covariance of `n` points given by their sums
+ * of products (`sxx` = Σx², `sxy` = Σxy…) and their mean (mx, my, mz): the
+ * variance across their best-fitting plane, its normal written to `normal`.
+ *
+ * @example
+ * const variance = planeOfSums(n, sx / n, sy / n, sz / n, sxx, sxy, sxz, syy, syz, szz, normal);
+ */
+export function planeOfSums(
+  n: number,
+  mx: number,
+  my: number,
+  mz: number,
+  sxx: number,
+  sxy: number,
+  sxz: number,
+  syy: number,
+  syz: number,
+  szz: number,
+  normal: Float64Array,
+): number {
+  return smallestEigen(
+    sxx / n - mx * mx,
+    sxy / n - mx * my,
+    sxz / n - mx * mz,
+    syy / n - my * my,
+    syz / n - my * mz,
+    szz / n - mz * mz,
+    normal,
+  );
+}

@@ -1,6 +1,6 @@
 import type { PointChunk } from '../core/chunk.js';
 import { EDGE_MIN_HEIGHT_M, roofEdges } from './buildings-edges.js';
-import { smallestEigen } from './buildings-plane.js';
+import { planeOfSums } from './buildings-plane.js';
 import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
 
 /** Building options, already validated (see `classifyOptionsSchema`). Lengths in metres. */
@@ -330,15 +330,7 @@ function fitPlanes(s: Slots, metre: number, planarity: number): PlaneFits {
         const mx = sx / n;
         const my = sy / n;
         const mz = sz / n;
-        const variance = smallestEigen(
-          sxx / n - mx * mx,
-          sxy / n - mx * my,
-          sxz / n - mx * mz,
-          syy / n - my * my,
-          syz / n - my * mz,
-          szz / n - mz * mz,
-          normal,
-        );
+        const variance = planeOfSums(n, mx, my, mz, sxx, sxy, sxz, syy, syz, szz, normal);
         fits.rms[q] = Math.sqrt(variance);
         fits.nx[q] = normal[0]!;
         fits.ny[q] = normal[1]!;
@@ -459,15 +451,7 @@ function robustFit(near: Float64Array, n: number, planarity: number, normal: Flo
   const mx = sx / c;
   const my = sy / c;
   const mz = sz / c;
-  const v = smallestEigen(
-    sxx / c - mx * mx,
-    sxy / c - mx * my,
-    sxz / c - mx * mz,
-    syy / c - my * my,
-    syz / c - my * mz,
-    szz / c - mz * mz,
-    normal,
-  );
+  const v = planeOfSums(c, mx, my, mz, sxx, sxy, sxz, syy, syz, szz, normal);
   return v < planarity * planarity ? v : -1;
 }
 
@@ -657,15 +641,7 @@ function growFaces(
         const mx = sx / n;
         const my = sy / n;
         const mz = sz / n;
-        smallestEigen(
-          sxx / n - mx * mx,
-          sxy / n - mx * my,
-          sxz / n - mx * mz,
-          syy / n - my * my,
-          syz / n - my * mz,
-          szz / n - mz * mz,
-          normal,
-        );
+        planeOfSums(n, mx, my, mz, sxx, sxy, sxz, syy, syz, szz, normal);
         nx = normal[0]!;
         ny = normal[1]!;
         nz = normal[2]!;
@@ -675,17 +651,7 @@ function growFaces(
     const mx = sx / n;
     const my = sy / n;
     const mz = sz / n;
-    faces.rms[id] = Math.sqrt(
-      smallestEigen(
-        sxx / n - mx * mx,
-        sxy / n - mx * my,
-        sxz / n - mx * mz,
-        syy / n - my * my,
-        syz / n - my * mz,
-        szz / n - mz * mz,
-        normal,
-      ),
-    );
+    faces.rms[id] = Math.sqrt(planeOfSums(n, mx, my, mz, sxx, sxy, sxz, syy, syz, szz, normal));
     faces.size[id] = n;
     faces.nonLast[id] = nonLast;
     faces.footprint[id] = touched.size;
