@@ -17,6 +17,7 @@ import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { AppDeps } from './context.js';
 import { createDatabase } from './db/client.js';
+import { ensureQueue } from './jobs/queue.js';
 import { createLogger } from './log.js';
 import { ensureAdmin } from './services/bootstrap.service.js';
 import { convertStandings } from './services/subscription.service.js';
@@ -124,6 +125,8 @@ async function main(): Promise<void> {
     });
   }
 
+  // The job queue before the first request (a worker process may be installing it meanwhile: see ensureQueue).
+  await ensureQueue(deps);
   // After the server below has closed: in-flight tile renders finish before the threads stop.
   cleanups.unshift(() => closeTileRenderPool());
   const app = createApp(deps);

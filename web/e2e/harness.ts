@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -96,6 +96,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
         await admin.end().catch(() => {});
       }
     }
+    // The server's log (warnings and errors) outlives the run, beside the failure screenshots.
+    const serverLog = path.join(work, 'server.log');
+    if (existsSync(serverLog)) copyFileSync(serverLog, path.join(SCREENSHOT_DIR, `server-${process.pid}.log`));
     rmSync(work, { recursive: true, force: true });
   };
 

@@ -7,6 +7,7 @@ import type { AppDeps } from '../context.js';
 import { recordHeartbeat, removeHeartbeat } from '../db/queries/health.queries.js';
 import { BILLING_CRON } from '../jobs/billing.task.js';
 import { createTaskList } from '../jobs/index.js';
+import { ensureQueue } from '../jobs/queue.js';
 import { startRecovery } from '../jobs/recovery.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
 
@@ -27,6 +28,8 @@ const HEARTBEAT_MS = 5_000;
  * same code runs on the embedded database, which multiplexes connections.
  */
 export async function startWorker(deps: AppDeps, options: { databaseUrl: string }): Promise<WorkerHandle> {
+  // graphile-worker's schema first, under the lock an API process takes too: run() below then has nothing to migrate.
+  await ensureQueue(deps);
   const id = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   // The worker's own pool, ended (and awaited) by stop(). Given a connection
   // string, graphile-worker makes a pool, takes its error handlers off on stop
