@@ -149,6 +149,9 @@ const ASSET_NAMES: Record<ReportLanguage, Record<string, string>> = {
   'en-US': {
     CLASSIFIED_POINT_CLOUD: 'Classified point cloud',
     POWER_LINE: 'Power lines',
+    POWER_LINE_BUFFERS: 'Power-line buffer zones',
+    VEGETATION_RISK: 'Vegetation risk',
+    TREE_FALL_RISK: 'Tree-fall risk',
     GRID: 'Point grid',
     CONTOUR_LINE: 'Contour lines',
     CONTOUR_LINE_MAJOR: 'Major contours',
@@ -165,10 +168,14 @@ const ASSET_NAMES: Record<ReportLanguage, Record<string, string>> = {
     TOPOGRAPHIC_MAP: 'Topographic map (3D DXF)',
     FOREST_INVENTORY: 'Forest inventory',
     QUALITY_REPORT: 'Classification quality report',
+    PDF_REPORT: 'PDF report',
   },
   fr: {
     CLASSIFIED_POINT_CLOUD: 'Nuage de points classé',
     POWER_LINE: 'Lignes électriques',
+    POWER_LINE_BUFFERS: 'Zones tampons des lignes',
+    VEGETATION_RISK: 'Risque végétation',
+    TREE_FALL_RISK: 'Risque de chute d’arbres',
     GRID: 'Grille de points',
     CONTOUR_LINE: 'Courbes de niveau',
     CONTOUR_LINE_MAJOR: 'Courbes maîtresses',
@@ -185,6 +192,7 @@ const ASSET_NAMES: Record<ReportLanguage, Record<string, string>> = {
     TOPOGRAPHIC_MAP: 'Plan topographique (DXF 3D)',
     FOREST_INVENTORY: 'Inventaire forestier',
     QUALITY_REPORT: 'Rapport de qualité de la classification',
+    PDF_REPORT: 'Rapport PDF',
   },
 };
 

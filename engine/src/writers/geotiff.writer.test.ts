@@ -10,7 +10,7 @@ import { bufferByteSource } from '../raster/byte-source.js';
 import { openCog } from '../raster/cog.reader.js';
 import { readGeoTiff } from '../raster/geotiff.reader.js';
 import { createRaster, type Raster, rasterRange } from '../raster/raster.js';
-import { encodeGeoTiff, writeGeoTiff } from './geotiff.writer.js';
+import { encodeGeoTiff, encodeGeoTiffAsync, writeGeoTiff } from './geotiff.writer.js';
 
 /** 1300 × 700 cells at 0.5 m in Lambert-93 with a nodata hole and a nodata border column. */
 function dtm(): Raster {
@@ -51,6 +51,20 @@ function layoutOf(bytes: Buffer): { ifds: number[]; firstData: number; lastIfdEn
 }
 
 describe('Cloud-Optimized GeoTIFF writer', () => {
+  it('deflates on the thread pool to the same bytes as the synchronous encoder', async () => {
+    const raster = dtm();
+    for (const options of [{ deflate: true }, { deflate: true, sampleType: 'uint8' as const }, { deflate: false }]) {
+      const sync = encodeGeoTiff(raster, options);
+      const pooled = await encodeGeoTiffAsync(raster, options);
+      expect(pooled.length).toBe(sync.length);
+      expect(pooled.equals(sync)).toBe(true);
+    }
+    // Deflated float tiles are smaller than raw ones: the pooled path did compress.
+    expect((await encodeGeoTiffAsync(raster, { deflate: true })).length).toBeLessThan(
+      encodeGeoTiff(raster, { deflate: false }).length,
+    );
+  });
+
   it('writes 256-cell tiles, power-of-2 overviews down to one tile, and every IFD before the data', async () => {
     const raster = dtm();
     const bytes = encodeGeoTiff(raster, { deflate: true });

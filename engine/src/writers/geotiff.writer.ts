@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import { deflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflate as deflateCallback, deflateSync } from 'node:zlib';
 import { InvalidInput } from '../core/errors.js';
 import type { Raster, RasterCrs } from '../raster/raster.js';
 
@@ -218,8 +219,8 @@ function predict(tile: Uint8Array, size: number, float: boolean, scratch: Uint8A
   }
 }
 
-/** The tiles of one level, each padded to a full tile (nodata), encoded (`deflate`: zlib level, 0 for none). */
-function encodeTiles(level: Level, size: number, pad: number, deflate: number, predictor: boolean): Uint8Array[] {
+/** The tiles of one level, each padded to a full tile (nodata), with the predictor applied when deflating. */
+function levelTiles(level: Level, size: number, pad: number, deflate: number, predictor: boolean): Uint8Array[] {
   const float = level.data instanceof Float32Array;
   const across = Math.ceil(level.width / size);
   const down = Math.ceil(level.height / size);
@@ -237,33 +238,51 @@ function encodeTiles(level: Level, size: number, pad: number, deflate: number, p
       }
       const bytes = new Uint8Array(samples.buffer, 0, samples.byteLength);
       if (deflate && predictor) predict(bytes, size, float, scratch);
-      out.push(deflate ? deflateSync(bytes, { level: deflate }) : bytes);
+      out.push(bytes);
     }
   }
   return out;
 }
 
-/**
- * Encodes a raster as a little-endian, single-band Cloud-Optimized GeoTIFF:
- * square internal tiles (256 cells by default), optionally deflate with a
- * predictor, power-of-2 overviews (2×2 mean of valid cells) until the
- * smallest fits one tile, every IFD before the tile data, tiles from the
- * smallest overview to the full resolution with GDAL's block leader and
- * trailer, so `gdalinfo` reports `LAYOUT=COG` and HTTP range reads fetch a
- * window of any level. Georeferencing: ModelPixelScale, ModelTiepoint,
- * GeoKeyDirectory (ProjectedCSTypeGeoKey or GeographicTypeGeoKey for EPSG
- * CRSs); GDAL_NODATA (tag 42113); band statistics and `metadata` in
- * GDAL_METADATA (tag 42112). Full-resolution values are stored unchanged.
- * Readable by GDAL, the `geotiff` npm package and {@link readGeoTiff}.
- */
-export function encodeGeoTiff(raster: Raster, options: GeoTiffWriteOptions = {}): Buffer {
+const deflateAsync = promisify(deflateCallback);
+
+/** Tiles deflated at once by {@link encodeGeoTiffAsync}: enough to keep libuv's thread pool busy. */
+const DEFLATE_IN_FLIGHT = 8;
+
+/** Deflates tiles on libuv's thread pool, a few at a time, in place of the raw tiles. */
+async function deflateAll(tiles: Uint8Array[][], level: number): Promise<void> {
+  const jobs = tiles.flatMap((row, k) => row.map((_, i) => [k, i] as const));
+  let next = 0;
+  const lane = async () => {
+    while (next < jobs.length) {
+      const [k, i] = jobs[next++]!;
+      tiles[k]![i] = await deflateAsync(tiles[k]![i]!, { level });
+    }
+  };
+  await Promise.all(Array.from({ length: DEFLATE_IN_FLIGHT }, lane));
+}
+
+/** A raster ready to be written: its levels (full resolution first) and their tiles, not yet deflated. */
+interface PreparedTiff {
+  raster: Raster;
+  sampleType: 'float32' | 'uint8';
+  deflate: boolean;
+  predictor: boolean;
+  size: number;
+  nodata: number;
+  levels: Level[];
+  tiles: Uint8Array[][];
+  /** Text of the GDAL_METADATA tag (items and band statistics). */
+  metadata: string | null;
+}
+
+function prepareGeoTiff(raster: Raster, options: GeoTiffWriteOptions): PreparedTiff {
   const { width, height } = raster;
   const sampleType = options.sampleType ?? 'float32';
   const deflate = options.deflate ?? false;
   const predictor = deflate && (options.predictor ?? true);
   const size = options.tileSize ?? 256;
   if (size !== 256 && size !== 512) throw new InvalidInput('tiff.tileSize', `tiles are 256 or 512 cells, got ${size}`);
-  const bytesPerSample = sampleType === 'float32' ? 4 : 1;
   const nodata = sampleType === 'uint8' ? 0 : raster.nodata;
 
   let full: Float32Array | Uint8Array;
@@ -282,10 +301,48 @@ export function encodeGeoTiff(raster: Raster, options: GeoTiffWriteOptions = {})
     while (Math.max(levels.at(-1)!.width, levels.at(-1)!.height) > size) levels.push(halve(levels.at(-1)!, nodata));
   }
   const zlevel = deflate ? DEFLATE_LEVEL : 0;
-  const tiles = levels.map((level) => encodeTiles(level, size, nodata, zlevel, predictor));
-
-  const { keys, citation } = geoKeyDirectory(raster.crs);
+  const tiles = levels.map((level) => levelTiles(level, size, nodata, zlevel, predictor));
   const metadata = gdalMetadata(options.metadata ?? {}, statistics(full, nodata));
+  return { raster, sampleType, deflate, predictor, size, nodata, levels, tiles, metadata };
+}
+
+/**
+ * Encodes a raster as a little-endian, single-band Cloud-Optimized GeoTIFF:
+ * square internal tiles (256 cells by default), optionally deflate with a
+ * predictor, power-of-2 overviews (2×2 mean of valid cells) until the
+ * smallest fits one tile, every IFD before the tile data, tiles from the
+ * smallest overview to the full resolution with GDAL's block leader and
+ * trailer, so `gdalinfo` reports `LAYOUT=COG` and HTTP range reads fetch a
+ * window of any level. Georeferencing: ModelPixelScale, ModelTiepoint,
+ * GeoKeyDirectory (ProjectedCSTypeGeoKey or GeographicTypeGeoKey for EPSG
+ * CRSs); GDAL_NODATA (tag 42113); band statistics and `metadata` in
+ * GDAL_METADATA (tag 42112). Full-resolution values are stored unchanged.
+ * Readable by GDAL, the `geotiff` npm package and {@link readGeoTiff}.
+ */
+export function encodeGeoTiff(raster: Raster, options: GeoTiffWriteOptions = {}): Buffer {
+  const prepared = prepareGeoTiff(raster, options);
+  if (prepared.deflate) {
+    for (const row of prepared.tiles)
+      for (let i = 0; i < row.length; i++) row[i] = deflateSync(row[i]!, { level: DEFLATE_LEVEL });
+  }
+  return assembleGeoTiff(prepared);
+}
+
+/**
+ * {@link encodeGeoTiff} with the tiles deflated on libuv's thread pool: the same bytes, while the calling
+ * thread (the products' thread in `nuage process`) goes on with other work.
+ */
+export async function encodeGeoTiffAsync(raster: Raster, options: GeoTiffWriteOptions = {}): Promise<Buffer> {
+  const prepared = prepareGeoTiff(raster, options);
+  if (prepared.deflate) await deflateAll(prepared.tiles, DEFLATE_LEVEL);
+  return assembleGeoTiff(prepared);
+}
+
+/** The file's bytes: header, IFDs of every level, then the (encoded) tiles, smallest overview first. */
+function assembleGeoTiff(prepared: PreparedTiff): Buffer {
+  const { raster, sampleType, deflate, predictor, size, nodata, levels, tiles, metadata } = prepared;
+  const bytesPerSample = sampleType === 'float32' ? 4 : 1;
+  const { keys, citation } = geoKeyDirectory(raster.crs);
   const ifds: Tag[][] = levels.map((level, k) => {
     const tags: Tag[] = [
       { id: 256, type: TYPE_LONG, values: [level.width] },
@@ -408,7 +465,7 @@ export async function writeGeoTiff(
   raster: Raster,
   options: GeoTiffWriteOptions = {},
 ): Promise<RasterArtifact> {
-  const bytes = encodeGeoTiff(raster, options);
+  const bytes = await encodeGeoTiffAsync(raster, options);
   await writeFile(path, bytes);
   return {
     path,

@@ -1,6 +1,7 @@
 import { Intent, ProgressBar, Tag } from '@blueprintjs/core';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useProcessingProducts } from './projects.api.js';
 import { currentJob, isInProgress, type JobSummary, type Project, type ProjectStatus } from './projects.types.js';
 import { SubscribePrompt } from './subscribe-prompt.js';
 
@@ -56,20 +57,27 @@ export function queueMessage(t: TFunction, lang: string, job: JobSummary, now = 
   return parts.join(' · ');
 }
 
-/** The step and percentage of the job a project is waiting on, as words. */
+/**
+ * The step and percentage of the job a project is waiting on, as words. A processing job's steps are the
+ * products it makes, named as the viewer names their layers ("Power lines", not `power-lines`).
+ */
 export function useJobLabel(
   project: Project,
 ): { label: string; value: number | undefined; state: JobSummary['state'] } | null {
   const { t, i18n } = useTranslation();
+  const { data: products } = useProcessingProducts();
   const job = currentJob(project);
   if (!job || !isInProgress(project)) return null;
   const kind = t(`projects:jobs.${job.name}`);
   if (job.state === 'PENDING') {
     return { label: `${kind}: ${queueMessage(t, i18n.language, job)}`, value: undefined, state: job.state };
   }
-  const step = job.step
-    ? t(`projects:steps.${job.step}`, { defaultValue: job.step })
-    : t(`projects:jobStates.${job.state}`, { defaultValue: job.state });
+  const product = job.step ? products?.find((p) => p.id === job.step) : undefined;
+  const step = product
+    ? t(`viewer:assetTypes.${product.assetType}`, { defaultValue: product.title })
+    : job.step
+      ? t(`projects:steps.${job.step}`, { defaultValue: job.step })
+      : t(`projects:jobStates.${job.state}`, { defaultValue: job.state });
   const value = job.state === 'PROGRESS' ? Math.max(0, Math.min(100, job.percentage)) / 100 : undefined;
   const pct = value !== undefined ? ` · ${Math.round(job.percentage)} %` : '';
   const since =
