@@ -155,6 +155,25 @@ describe('DxfDocument', () => {
     ]);
   });
 
+  it('writes every coordinate as real() prints it, digit for digit, at every magnitude and sign', () => {
+    let seed = 7;
+    const rnd = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const values: number[] = [0, -0, 1e-7, -1e-7, 5e-7, -4e-7, 0.1, -0.000001, 123.4560001, 999_999.9999996, 1e9, -1e9];
+    for (let e = -7; e <= 15; e++) for (let i = 0; i < 40; i++) values.push((rnd() - 0.5) * 2 * 10 ** e);
+    const doc = new DxfDocument();
+    for (let i = 0; i + 3 <= values.length; i += 3) doc.point('p', values[i]!, values[i + 1]!, values[i + 2]!);
+    const points = section(pairs(doc.toString()), 'ENTITIES');
+    expect(points).toHaveLength(Math.floor(values.length / 3));
+    points.forEach((record, k) => {
+      expect([value(record, 10), value(record, 20), value(record, 30)]).toEqual(
+        [values[3 * k]!, values[3 * k + 1]!, values[3 * k + 2]!].map(real),
+      );
+    });
+  });
+
   it('closes polylines without repeating the first vertex', () => {
     const doc = new DxfDocument();
     doc.polyline3d(

@@ -111,32 +111,105 @@ export function dxfString(text: string): string {
   return out;
 }
 
-/** Group codes as written (right-aligned on 3 characters, as AutoCAD writes them). */
-const CODES: string[] = Array.from({ length: 1072 }, (_, code) => String(code).padStart(3, ' '));
+/** Group code lines as written (right-aligned on 3 characters, as AutoCAD writes them), as Latin-1 bytes. */
+const CODES: Buffer[] = Array.from({ length: 1072 }, (_, code) =>
+  Buffer.from(`${String(code).padStart(3, ' ')}\n`, 'latin1'),
+);
 
-/** Collects group code / value pairs into text chunks. */
+/** Bytes of the buffers {@link GroupWriter} fills before it hands them over. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Writes group code / value pairs straight into Latin-1 bytes, reals digit by digit (the text of
+ * {@link real}): building and joining a string per line was most of the time of writing a DXF map.
+ */
 class GroupWriter {
-  private chunks: string[] = [];
-  private lines: string[] = [];
+  private chunks: Buffer[] = [];
+  private buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  private at = 0;
+
+  private room(bytes: number): void {
+    if (this.at + bytes <= this.buf.length) return;
+    this.cut();
+    if (bytes > this.buf.length) this.buf = Buffer.allocUnsafe(bytes);
+  }
+
+  private code(code: number): void {
+    const line = CODES[code] ?? Buffer.from(`${String(code).padStart(3, ' ')}\n`, 'latin1');
+    this.buf.set(line, this.at);
+    this.at += line.length;
+  }
+
   pair(code: number, value: string | number): void {
-    this.lines.push(CODES[code] ?? String(code).padStart(3, ' '), String(value));
-    if (this.lines.length >= 65_536) this.cut();
+    const text = String(value);
+    this.room(8 + text.length);
+    this.code(code);
+    this.at += this.buf.write(text, this.at, 'latin1');
+    this.buf[this.at++] = 10;
   }
+
+  /** A real as {@link real} prints it. */
   real(code: number, v: number): void {
-    this.pair(code, real(v));
+    if (!Number.isFinite(v)) throw new InvalidInput('dxf', `coordinate ${v} is not a finite number`);
+    const k = Math.round(v * 1e6);
+    if (!(Math.abs(k) < 1e15)) {
+      this.pair(code, real(v));
+      return;
+    }
+    this.room(40);
+    this.code(code);
+    const buf = this.buf;
+    if (k < 0) buf[this.at++] = 45; // -
+    const a = Math.abs(k);
+    const whole = Math.floor(a / 1e6);
+    this.at = writeDigits(buf, this.at, whole, digitCount(whole));
+    buf[this.at++] = 46; // .
+    let fraction = a - whole * 1e6;
+    if (fraction === 0) {
+      buf[this.at++] = 48; // 0
+    } else {
+      let digits = 6;
+      while (fraction % 10 === 0) {
+        fraction /= 10;
+        digits--;
+      }
+      this.at = writeDigits(buf, this.at, fraction, digits);
+    }
+    buf[this.at++] = 10;
   }
+
   cut(): void {
-    if (this.lines.length === 0) return;
-    this.chunks.push(`${this.lines.join('\n')}\n`);
-    this.lines = [];
+    if (this.at === 0) return;
+    this.chunks.push(this.buf.subarray(0, this.at));
+    this.buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.at = 0;
   }
-  /** Text written so far (a multiple of 32 768 pairs unless `all`), then forgotten. */
-  take(all = false): string[] {
+
+  /** Bytes written so far (whole buffers unless `all`), then forgotten. */
+  take(all = false): Buffer[] {
     if (all) this.cut();
     const out = this.chunks;
     this.chunks = [];
     return out;
   }
+}
+
+/** Decimal digits of a whole number below 2^53 (1 for 0). */
+function digitCount(n: number): number {
+  let digits = 1;
+  for (let p = 10; p <= n; p *= 10) digits++;
+  return digits;
+}
+
+/** Writes `n` as exactly `digits` decimal digits (leading zeros) at `at`; returns the end. */
+function writeDigits(buf: Buffer, at: number, n: number, digits: number): number {
+  let v = n;
+  for (let i = digits - 1; i >= 0; i--) {
+    const q = Math.floor(v / 10);
+    buf[at + i] = 48 + (v - q * 10);
+    v = q;
+  }
+  return at + digits;
 }
 
 /**
@@ -243,10 +316,9 @@ export class DxfDocument {
   }
 
   /**
-   * The drawing as DXF text, chunk by chunk as it is made (join them for the
-   * whole file; every character is Latin-1).
+   * The drawing as DXF bytes (Latin-1, the ANSI_1252 code page), chunk by chunk as it is made.
    */
-  *chunks(): Generator<string> {
+  *chunks(): Generator<Buffer> {
     let next = 1;
     const handle = () => (next++).toString(16).toUpperCase();
     const w = new GroupWriter();
@@ -515,7 +587,7 @@ export class DxfDocument {
   }
 
   /** HEADER and CLASSES sections. */
-  private *header(seed: string, lo: number[], hi: number[]): Generator<string> {
+  private *header(seed: string, lo: number[], hi: number[]): Generator<Buffer> {
     const head = new GroupWriter();
     const variable = (name: string, write: () => void) => {
       head.pair(9, name);
@@ -554,15 +626,14 @@ export class DxfDocument {
 
   /** The whole drawing as DXF text (encode it as Latin-1, the ANSI_1252 code page, to write it). */
   toString(): string {
-    return [...this.chunks()].join('');
+    return Buffer.concat([...this.chunks()]).toString('latin1');
   }
 
   /** Writes the drawing to `path`; resolves to its size in bytes. */
   async write(path: string): Promise<number> {
     const out = createWriteStream(path);
     let bytes = 0;
-    for (const chunk of this.chunks()) {
-      const data = Buffer.from(chunk, 'latin1');
+    for (const data of this.chunks()) {
       bytes += data.length;
       if (!out.write(data)) await once(out, 'drain');
     }
