@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
 import { acceptStepFaces, densifyGround } from './densify.js';
+import { acceptEmbankments } from './ground-embankments.js';
 import { groundAt, groundModel } from './hag.filter.js';
 import { bilinear, gradient, inpaint, open } from './morphology.js';
 import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
@@ -68,6 +69,23 @@ export const groundOptionsSchema = z.object({
   trendAbove: z.number().min(0).max(50).default(1),
   /** Level and slope growth: an outline neighbour is a drop when more than 1 m plus this per metre lower (rise over run). */
   levelDropSlope: z.number().min(0).max(10).default(0.5),
+  /**
+   * Embankments (sparse clouds, with the densification): a smooth raised
+   * surface the steps above left out that is at least this long, metres,
+   * `embankmentElongation` times longer than wide, at least
+   * `embankmentWidth` wide, falling from its long axis to its sides and with
+   * flanks sloping down to the ground rather than walls, is a dam or an
+   * earthwork: ground (see ground-embankments.ts); 0 disables it.
+   */
+  embankmentLength: z.number().min(0).max(1000).default(60),
+  /** Embankments: smallest ratio of length to width. */
+  embankmentElongation: z.number().min(1).max(100).default(4),
+  /** Embankments: narrowest width, metres (a crest and two flanks; hedges and tree rows are narrower). */
+  embankmentWidth: z.number().min(0).max(100).default(8),
+  /** Embankments: least fall from the long axis to the sides, rise over run (flat roofs and decks do not fall). */
+  embankmentCrossFall: z.number().min(0).max(10).default(0.25),
+  /** Embankments: steepest median rise over run from the surface down to its ground neighbours (walls are steeper). */
+  embankmentSideSlope: z.number().min(0).max(20).default(2),
   /** Raised-point check: a ground point this far above the plane of its ground TIN neighbours leaves the ground, metres; 0 disables it. */
   raisedStep: z.number().min(0).max(5).default(0.3),
   /** Raised-point check: extra height per metre of RMS residual of that plane. */
@@ -261,6 +279,26 @@ export function groundFilter(
         alongSlope: true,
       });
     }
+    if (o.embankmentLength > 0) {
+      const before = ground.slice();
+      const banked = acceptEmbankments(cloud, exclude, graph, ground, {
+        step: o.segmentStep / vu,
+        stepSlope: (o.segmentSlope * hu) / vu,
+        maxEdge: Math.max(o.segmentEdge / hu, 3 * spacing),
+        minLength: o.embankmentLength / hu,
+        elongation: o.embankmentElongation,
+        minWidth: o.embankmentWidth / hu,
+        minCrossFall: (o.embankmentCrossFall * hu) / vu,
+        maxSideSlope: (o.embankmentSideSlope * hu) / vu,
+      });
+      // Bushes and fences on a crest: the raised-point check below fits wider planes,
+      // which span both flanks of a narrow crest and stand far below it; here the plane
+      // of the direct neighbours, on the embankment's points only.
+      if (banked > 0 && o.raisedStep > 0) {
+        const banks = ground.map((g, i) => (g && !before[i] ? 1 : 0));
+        dropRaisedGround(cloud, ground, o.raisedStep / vu, o.raisedRoughness, (o.raisedSlope * hu) / vu, 1, banks);
+      }
+    }
     // Low objects (cars, bushes, wall feet) the steps above took as ground.
     if (o.raisedStep > 0) {
       dropRaisedGround(cloud, ground, o.raisedStep / vu, o.raisedRoughness, (o.raisedSlope * hu) / vu, 2);
@@ -389,8 +427,8 @@ function dropObjectSegments(
  * or of those and theirs (`rings` 2, a support wider than a car) by more than
  * `step + perRms × RMS + perSlope × slope` of that plane (a car, a low bush,
  * a wall foot taken as ground) leaves the ground. Rough or steep
- * neighbourhoods tolerate more, so convex terrain stays. Returns the number
- * of points removed.
+ * neighbourhoods tolerate more, so convex terrain stays. Only the points of
+ * `only` are tested, when given. Returns the number of points removed.
  */
 function dropRaisedGround(
   cloud: PointChunk,
@@ -399,6 +437,7 @@ function dropRaisedGround(
   perRms: number,
   perSlope: number,
   rings: number,
+  only: Uint8Array | null = null,
 ): number {
   const { x, y, z, count } = cloud;
   let n = 0;
@@ -429,6 +468,7 @@ function dropRaisedGround(
   const stamp = new Int32Array(n).fill(-1);
   const near: number[] = [];
   for (let k = 0; k < n; k++) {
+    if (only && !only[vertex[k]!]) continue;
     near.length = 0;
     stamp[k] = k;
     for (let p = degree[k]!; p < degree[k + 1]!; p++) {
