@@ -100,7 +100,11 @@ function keyValues(doc: PDFKit.PDFDocument, rows: Array<[string, string]>): void
 /** A table with a header row. */
 function table(doc: PDFKit.PDFDocument, header: string[], rows: string[][], widths: number[]): void {
   const draw = (cells: string[], bold: boolean) => {
-    if (doc.y + 16 > PAGE.height - PAGE.margin) doc.addPage();
+    if (doc.y + 16 > PAGE.height - PAGE.margin) {
+      doc.addPage();
+      // A table that runs on to the next page repeats its header there.
+      if (!bold) draw(header, true);
+    }
     const y = doc.y;
     let x = PAGE.margin;
     let bottom = y;
