@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectionStats } from '../src/db/queries/features.queries.js';
+import { collectionStats, findCollection, listCollectionsOfOwner } from '../src/db/queries/features.queries.js';
 import { bearer, json } from './accounts.js';
 import { createTestApp, type TestApp } from './app.js';
 import { as, createProject, type TestUser, testUser } from './projects.js';
@@ -306,5 +306,46 @@ describe('OGC collection requests: credentials and collection in one round trip,
     expect(page.numberMatched).toBe(100);
     expect(page.features.map((f: { id: number }) => f.id)).toEqual(replaced.slice(98, 101));
     expect(page.features[0].properties).toEqual({ k: 98 });
+  });
+
+  it("finds whether a collection has features from the asset index, never by scanning other assets' rows", async () => {
+    const { db } = t.tdb;
+    // Two more assets, stored after the others, with planner statistics: most rows of the table come before the
+    // second one's first row.
+    const plans = (await createProject(t, ada, 'Plans')).id;
+    const first = await vectorAsset(plans, 'CONTOUR_LINE_MAJOR');
+    const second = await vectorAsset((await createProject(t, ada, 'Plans 2')).id, 'CONTOUR_LINE_MINOR');
+    for (const id of [first, second]) {
+      await sql`
+        INSERT INTO features (asset_id, geom, properties)
+        SELECT ${id}, ST_SetSRID(ST_MakePoint(138.56 + k * 0.00001, -35.04), 4326), jsonb_build_object('k', k)
+        FROM generate_series(1, 3000) k`.execute(db);
+    }
+    await sql`ANALYZE features`.execute(db);
+    const rows = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM features`.execute(db)).rows[0]!.n;
+    expect(rows).toBeGreaterThan(6000);
+    // Rows read by sequential scans of features (this backend's counters, before and after).
+    const seqRowsRead = async (run: (trx: typeof db) => Promise<unknown>) =>
+      db.transaction().execute(async (trx) => {
+        const read = async () =>
+          (
+            await sql<{ n: number }>`SELECT pg_stat_get_xact_tuples_returned('features'::regclass)::int AS n`.execute(
+              trx,
+            )
+          ).rows[0]!.n;
+        const before = await read();
+        await run(trx);
+        return (await read()) - before;
+      });
+    expect(await seqRowsRead(async (trx) => expect((await findCollection(trx, second))?.asset_id).toBe(second))).toBe(
+      0,
+    );
+    expect(
+      await seqRowsRead(async (trx) =>
+        expect((await listCollectionsOfOwner(trx, ada.id)).map((c) => c.asset_id)).toEqual(
+          expect.arrayContaining([grid, first, second]),
+        ),
+      ),
+    ).toBe(0);
   });
 });

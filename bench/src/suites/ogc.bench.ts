@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- ogc [--items N] [--tiles N] [--connections C] [--client autocannon|worker]`: the OGC API
+ * `npm run bench -- ogc [--items N] [--tiles N] [--connections C] [--client autocannon|worker] [--items-only]`: the OGC API
  * under a bounded local load, through the real app on a loopback HTTP server
  * (never anything but 127.0.0.1), over a scratch database on BENCH_DATABASE_URL
  * (default: the local PostgreSQL server) holding a synthetic project: a 10 m
@@ -12,14 +12,16 @@
  * as earlier runs measured). Figures, C concurrent connections (default 50), a fixed
  * number of requests each:
  *  - items: `limit=100` pages at random offsets of the grid, and 100-feature
- *    pages inside a random 300 m box: latency p50/p90/p99 and requests/s;
+ *    pages inside a random 300 m box: latency p50/p90/p99 and requests/s, and the CPU
+ *    seconds per 1,000 requests of the server's process and of the database's backends
+ *    (with the load average then: other work on the machine moves latency far more);
  *  - vector tiles (z14–z17 over the data, grid and lines): the first request
  *    of each tile (made by PostGIS, stored in the tiles store) and then served
  *    from the store: p50/p90/p99 and tiles/s;
  *  - reference, same run, same database and pool size as the app: the raw
  *    ST_AsMVT query of every tile, C at a time: tiles/s.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -139,6 +141,53 @@ function tilesOver(bbox: [number, number, number, number], z: number): Array<{ z
   return out;
 }
 
+/** CPU seconds of the PostgreSQL backends serving database `name`, by process id (Linux /proc; empty elsewhere). */
+async function backendCpu(admin: pg.Client, name: string): Promise<Map<number, number>> {
+  const pids = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name]);
+  const out = new Map<number, number>();
+  for (const { pid } of pids.rows) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    if (stat === null) continue;
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100/s).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
+  }
+  return out;
+}
+
+/**
+ * Runs a load phase and measures the CPU it cost, a figure the other work on a shared machine does not
+ * change as much as latency: this process (the API server; the load generator runs in a process of its
+ * own) and the database's backends, in CPU seconds per 1,000 requests, with the 1-minute load average.
+ */
+async function metered<T extends { ms: number[] }>(
+  admin: pg.Client,
+  name: string,
+  phase: () => Promise<T>,
+): Promise<
+  T & {
+    cpu: { serverCpuSPer1000: number; serverKernelCpuSPer1000: number; postgresCpuSPer1000: number; loadavg1: number };
+  }
+> {
+  const backendsBefore = await backendCpu(admin, name);
+  const before = process.cpuUsage();
+  const result = await phase();
+  const used = process.cpuUsage(before);
+  let postgres = 0;
+  for (const [pid, s] of await backendCpu(admin, name)) postgres += s - (backendsBefore.get(pid) ?? 0);
+  const per1000 = 1000 / result.ms.length;
+  return {
+    ...result,
+    cpu: {
+      serverCpuSPer1000: round(((used.user + used.system) / 1e6) * per1000, 3),
+      // Of which in the kernel (sockets: the loopback's TCP work is done by the sender's system calls).
+      serverKernelCpuSPer1000: round((used.system / 1e6) * per1000, 3),
+      postgresCpuSPer1000: round(postgres * per1000, 3),
+      loadavg1: round(loadavg()[0]!),
+    },
+  };
+}
+
 /** A fixed pseudo-random sequence, so that runs ask for the same pages. */
 function random(seed: number) {
   let s = seed;
@@ -158,6 +207,8 @@ export default {
     const itemRequests = arg('--items', 2000);
     const warmTileRequests = arg('--tiles', 4000);
     const connections = arg('--connections', 50);
+    // Items only (no vector tiles): the quicker loop while working on the items pages.
+    const itemsOnly = args.includes('--items-only');
     // The HTTP client: autocannon in a process of its own (default), or fetch loops in a worker thread of this process.
     const client =
       args.includes('--client') && args[args.indexOf('--client') + 1] === 'worker' ? 'worker' : 'autocannon';
@@ -169,8 +220,11 @@ export default {
     await admin.query(`CREATE DATABASE "${name}"`);
     const url = new URL(base);
     url.pathname = `/${name}`;
-    const database = createDatabase(url.toString());
-    const reference = createDatabase(url.toString());
+    // The app's pool size; a connection may be waited for up to a minute (the app's 5 s would fail the run with
+    // 503s, or the reference with an error, when other work loads the machine: slow figures rather than none).
+    const poolOptions = { connectTimeoutMs: 60_000 };
+    const database = createDatabase(url.toString(), poolOptions);
+    const reference = createDatabase(url.toString(), poolOptions);
     const dataDir = await mkdtemp(path.join(tmpdir(), 'nuage-bench-ogc-'));
     let server: ReturnType<typeof serve> | null = null;
     try {
@@ -253,27 +307,60 @@ export default {
         return body.byteLength;
       };
 
-      // Warm-up: connections, the collections' statistics and queryables.
+      // Warm-up: the collections' statistics and queryables, then both kinds of page at C connections, as a
+      // server under a steady load has them: every connection of the pool open with its statements prepared
+      // and planned, and the server's code compiled (requests one at a time opened one database connection, and
+      // the measured phase then paid for starting the others, PostGIS loaded and first plans made: 3.8 ms of
+      // backend CPU per request over a fresh pool's first 300 pages, 0.8 ms once warm).
       for (let i = 0; i < 20; i++) await get(`/ogc/collections/${grid}/items?limit=100`);
-
-      const rnd = random(42);
-      const pages = await http(
-        Array.from(
-          { length: itemRequests },
-          () => `${origin}/ogc/collections/${grid}/items?limit=100&offset=${Math.floor(rnd() * (gridCount - 100))}`,
-        ),
-        connections,
-        headers,
-      );
-      const boxes = await http(
-        Array.from({ length: itemRequests }, () => {
-          const w = 138.55 + rnd() * 0.028;
-          const s = -35.05 + rnd() * 0.028;
-          return `${origin}/ogc/collections/${grid}/items?limit=100&bbox=${w},${s},${w + 0.0033},${s + 0.0027}`;
+      const warmUp = random(7);
+      await http(
+        Array.from({ length: 400 }, (_, i) => {
+          const w = 138.55 + warmUp() * 0.028;
+          const s = -35.05 + warmUp() * 0.028;
+          return i % 2 === 0
+            ? `${origin}/ogc/collections/${grid}/items?limit=100&offset=${Math.floor(warmUp() * (gridCount - 100))}`
+            : `${origin}/ogc/collections/${grid}/items?limit=100&bbox=${w},${s},${w + 0.0033},${s + 0.0027}`;
         }),
         connections,
         headers,
       );
+
+      const rnd = random(42);
+      const pages = await metered(admin, name, () =>
+        http(
+          Array.from(
+            { length: itemRequests },
+            () => `${origin}/ogc/collections/${grid}/items?limit=100&offset=${Math.floor(rnd() * (gridCount - 100))}`,
+          ),
+          connections,
+          headers,
+        ),
+      );
+      const boxes = await metered(admin, name, () =>
+        http(
+          Array.from({ length: itemRequests }, () => {
+            const w = 138.55 + rnd() * 0.028;
+            const s = -35.05 + rnd() * 0.028;
+            return `${origin}/ogc/collections/${grid}/items?limit=100&bbox=${w},${s},${w + 0.0033},${s + 0.0027}`;
+          }),
+          connections,
+          headers,
+        ),
+      );
+
+      const clientName =
+        client === 'worker'
+          ? 'fetch loops in a worker thread of the server process'
+          : 'autocannon 9 in a separate process (keep-alive connections)';
+      const items = {
+        randomPagesLimit100: { ...stats(pages.ms, pages.seconds), ...pages.cpu },
+        bboxPagesLimit100: { ...stats(boxes.ms, boxes.seconds), ...boxes.cpu },
+      };
+      if (itemsOnly) {
+        const data = { gridPoints: gridCount, lines: 400, lineVertices: 250 };
+        return { connections, client: clientName, data, items, machine: { loadavg1: round(loadavg()[0]!) } };
+      }
 
       const area: [number, number, number, number] = [138.55, -35.05, 138.5816, -35.0184];
       const tiles = [14, 15, 16, 17].flatMap((z) => tilesOver(area, z));
@@ -308,15 +395,9 @@ export default {
       const rawStats = stats(raw.ms, raw.seconds);
       return {
         connections,
-        client:
-          client === 'worker'
-            ? 'fetch loops in a worker thread of the server process'
-            : 'autocannon 9 in a separate process (keep-alive connections)',
+        client: clientName,
         data: { gridPoints: gridCount, lines: 400, lineVertices: 250, tiles: work.length, bytesOfFirst50Tiles: bytes },
-        items: {
-          randomPagesLimit100: stats(pages.ms, pages.seconds),
-          bboxPagesLimit100: stats(boxes.ms, boxes.seconds),
-        },
+        items,
         vectorTiles: {
           firstRequestMadeByPostgis: coldStats,
           servedFromTilesStore: stats(warm.ms, warm.seconds),

@@ -81,8 +81,17 @@ const collectionColumns = sql`
   p.creation_year, p.creation_day, p.created_at AS project_created_at, a.updated_at,
   (SELECT substring(af.key FROM '/r([0-9]+)/') FROM asset_files af WHERE af.asset_id = a.id ORDER BY af.id LIMIT 1) AS run`;
 
-/** The asset `a` has features. */
-const hasFeatures = sql`EXISTS (SELECT 1 FROM features f WHERE f.asset_id = a.id)`;
+/**
+ * The asset `a` has features: its first entry in the (asset_id, id) index. Written as a one-value range ordered
+ * by asset_id, because the plain `EXISTS (… WHERE f.asset_id = a.id)` gets a plan that scans the table until a
+ * row of the asset turns up (the planner takes an asset's rows to be spread evenly, while they are stored
+ * together): with two assets, a request for the second one's collection read the 100 k rows of the first
+ * (23-36 ms, EXPLAIN ANALYZE of the generic plan; 9.6 ms of a backend's CPU per request on average, the
+ * planner switching between plans), prepared or not. No other plan gives the range's order without sorting
+ * every row of the asset, so the index is always chosen (0.15 ms).
+ */
+const hasFeatures = sql`(SELECT f.asset_id FROM features f WHERE f.asset_id >= a.id AND f.asset_id <= a.id
+  ORDER BY f.asset_id LIMIT 1) IS NOT NULL`;
 
 /**
  * READY vector assets that have features (the OGC API collections), only
@@ -95,8 +104,7 @@ export async function listCollections(db: Db, projectIds: readonly string[] | nu
   const r = await sql<CollectionRow>`
     SELECT ${collectionColumns}
     FROM assets a JOIN projects p ON p.id = a.project_id
-    WHERE a.status = 'READY' AND ${filter}
-      AND EXISTS (SELECT 1 FROM features f WHERE f.asset_id = a.id)
+    WHERE a.status = 'READY' AND ${filter} AND ${hasFeatures}
     ORDER BY a.project_id, a.id`.execute(db);
   return r.rows;
 }
@@ -106,8 +114,7 @@ export async function listCollectionsOfOwner(db: Db, ownerId: string): Promise<C
   const r = await sql<CollectionRow>`
     SELECT ${collectionColumns}
     FROM assets a JOIN projects p ON p.id = a.project_id
-    WHERE a.status = 'READY' AND p.owner_id = ${ownerId}
-      AND EXISTS (SELECT 1 FROM features f WHERE f.asset_id = a.id)
+    WHERE a.status = 'READY' AND p.owner_id = ${ownerId} AND ${hasFeatures}
     ORDER BY a.project_id, a.id`.execute(db);
   return r.rows;
 }
@@ -333,8 +340,17 @@ export function filterSql(e: Cql2Expr): RawBuilder<boolean> {
   }
 }
 
-function whereSql(w: FeatureWhere): RawBuilder<boolean> {
-  const parts: RawBuilder<unknown>[] = [sql`f.asset_id = ${w.assetId}`];
+/**
+ * The SQL of `w` over `features f`. `assetRange`: the asset as a one-value range, for queries ordered by
+ * (asset_id, id) that must walk the asset's index: with `asset_id = $1` the planner also accepts the primary
+ * key's id order, and a prepared statement's generic plan then walks every id from the table's first,
+ * filtering (for the second of two assets, 175 ms for a page of 100 where the asset index takes 0.4 ms).
+ */
+function whereSql(w: FeatureWhere, assetRange = false): RawBuilder<boolean> {
+  const asset = assetRange
+    ? sql`f.asset_id >= ${w.assetId}::bigint AND f.asset_id <= ${w.assetId}::bigint`
+    : sql`f.asset_id = ${w.assetId}`;
+  const parts: RawBuilder<unknown>[] = [asset];
   if (w.bbox) {
     const { srid } = w.bbox;
     const boxes = w.bbox.boxes.map(([x0, y0, x1, y1]) => {
@@ -398,7 +414,8 @@ export async function pageFeatures(
   if (!q.countMatched) {
     const ids =
       q.ids === undefined
-        ? sql`SELECT f.id FROM features f WHERE ${where} ORDER BY f.id LIMIT ${q.limit} OFFSET ${q.offset}`
+        ? sql`SELECT f.id FROM features f WHERE ${whereSql(q.where, true)}
+              ORDER BY f.asset_id, f.id LIMIT ${q.limit} OFFSET ${q.offset}`
         : sql`SELECT f.id FROM features f WHERE ${where} AND f.id BETWEEN ${q.ids.from}::bigint AND ${q.ids.to}::bigint
               ORDER BY f.id LIMIT ${q.limit}`;
     return { matched: null, rows: await run(sql<FeatureText>`${page(ids)} ORDER BY f.id`) };
