@@ -1,5 +1,6 @@
 import type { PointChunk } from '../core/chunk.js';
 import { EDGE_MIN_HEIGHT_M, roofEdges } from './buildings-edges.js';
+import { growRoofs } from './buildings-grow.js';
 import { planeOfSums } from './buildings-plane.js';
 import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
 
@@ -127,6 +128,8 @@ const SPARSE_MIN_AREA_M2 = 20;
  *    the plane of its points around them and not under branches or in a
  *    crown (eaves, gutters, the last row of returns of a face, whose fits
  *    fail).
+ * 7. Sparse clouds: roofs continued from the buildings (see `growRoofs`)
+ *    over opaque points at their heights (whole roof faces whose fits fail).
  *
  * @example
  * const building = findBuildings(cloud, ground, noise, hag, { minHeight: 2, minArea: 10, roofPlanarity: 0.1, unitToMetre: 1, verticalUnitToMetre: 1 });
@@ -201,6 +204,7 @@ export function findBuildings(
   const building = buildingSlots(s, faces, accepted, minArea / (hu * hu), sparse, FILL_ABOVE_M / hu, 1 / hu);
   const edges = roofEdges(s, faces.face, building, o.roofPlanarity / hu, 1 / hu, radius);
   for (let q = 0; q < m; q++) building[q] = building[q]! | edges[q]!;
+  if (sparse) growRoofs(s, building, 1 / hu, 1 / Math.sqrt(density));
   for (let q = 0; q < m; q++) if (building[q]) out[grid.index[q]!] = 1;
   return out;
 }

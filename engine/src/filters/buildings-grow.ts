@@ -1,0 +1,149 @@
+/**
+ * Roof continuation in sparse clouds: the parts of a roof whose plane fits
+ * failed, grown from the building around them. At 0.2–0.4 points/m² (IGN) a
+ * roof face holds a handful of points, its fit neighbourhoods straddle the
+ * ridge and the eaves, and whole faces join no face: measured on the IGN
+ * file, 92 % of the vendor footprint area we missed lay in buildings we
+ * covered in part (56 % in ones we covered at least half). A roof is
+ * opaque (one return per pulse) and continues the building at its own
+ * heights; foliage lets pulses through (many returns) and branches overhang
+ * it. Denser clouds have their faces and roof edges (see `roofEdges`);
+ * growing there only adds walls and trees (fusa 0.933 → 0.922 IoU).
+ */
+import type { EdgeSlots } from './buildings-edges.js';
+
+/** How far from building points a roof point may lie, in point spacings (the gap of one or two missing points). */
+const REACH_SPACINGS = 2.5;
+/**
+ * A return of a pulse of many (the pulse split on the roof's edge) needs
+ * building points within this many spacings: it is the edge itself.
+ */
+const SPLIT_REACH_SPACINGS = 1.5;
+/** Share of pulses of many returns within the reach above which a point lies in foliage. */
+const MAX_MULTI = 0.25;
+/**
+ * Building points (faces included) with more of them within the reach are
+ * dropped: sparse clouds get no canopy test (`ROUGH_FACTOR`: faces of a few
+ * fits say little), and measured on the IGN file, building points with under
+ * 10 % of pulses of many returns within the reach are 98 % vendor building,
+ * 85 % at 20–30 %, 78 % at 30–40 %, 41 % over 50 %.
+ */
+const FOLIAGE_MULTI = 0.3;
+/** A continued roof lies at most this far above the building points in reach, and this far below, metres. */
+const MAX_ABOVE_M = 0.3;
+const MAX_BELOW_M = 1;
+/** Fewest building points in reach. */
+const MIN_BUILDING_NEIGHBOURS = 2;
+/** Branch test: at most `MAX_OVER` other points more than `OVER_DZ_M` above the point within `OVER_RADIUS_M`. */
+const OVER_RADIUS_M = 1.5;
+const OVER_DZ_M = 0.5;
+const MAX_OVER = 1;
+/** Passes of growth, each one reach farther from the faces (a roof face of a few spacings across). */
+const PASSES = 5;
+
+/** Slots as `roofEdges` reads them (every candidate, whatever its height), with the single-return flag. */
+export interface GrowSlots extends Omit<EdgeSlots, 'edgeHigh'> {
+  /** 1 for the single return of its pulse (or without return numbers). */
+  single: Uint8Array;
+}
+
+/**
+ * Grows `building` (1 = building; changed in place) over the slots within
+ * `REACH_SPACINGS` point spacings of at least `MIN_BUILDING_NEIGHBOURS`
+ * building slots (`SPLIT_REACH_SPACINGS` for returns of many), between
+ * `MAX_BELOW_M` below and `MAX_ABOVE_M` above them, among few pulses of
+ * many returns and under no branch; `PASSES` passes. Then drops the
+ * building slots among more than `FOLIAGE_MULTI` of such pulses. `metre`
+ * is one metre in horizontal units (z in horizontal units too), `spacing`
+ * the cloud's point spacing.
+ *
+ * @example
+ * growRoofs(slots, building, 1, 2);
+ */
+export function growRoofs(s: GrowSlots, building: Uint8Array, metre: number, spacing: number): void {
+  const { x, y, z, cell, count, single } = s;
+  const { cols, rows, start, cellSize } = s.grid;
+  const reach = REACH_SPACINGS * spacing;
+  const reach2 = reach * reach;
+  const split2 = (SPLIT_REACH_SPACINGS * spacing) ** 2;
+  const over2 = (OVER_RADIUS_M * metre) ** 2;
+  const overDz = OVER_DZ_M * metre;
+  const above = MAX_ABOVE_M * metre;
+  const below = MAX_BELOW_M * metre;
+  const rings = Math.ceil(reach / cellSize);
+  // Without pulses of many returns (or return numbers) foliage cannot be told from roofs: no growth.
+  if (!single.includes(0)) return;
+  const opaque = opaqueSlots(s, reach, rings, MAX_MULTI);
+  const add: number[] = [];
+  for (let pass = 0; pass < PASSES; pass++) {
+    add.length = 0;
+    for (let q = 0; q < count; q++) {
+      if (building[q] || !opaque[q]) continue;
+      const xq = x[q]!;
+      const yq = y[q]!;
+      const zq = z[q]!;
+      const within2 = single[q] ? reach2 : split2;
+      const k = cell[q]!;
+      const row = (k / cols) | 0;
+      const col = k - row * cols;
+      const c0 = col - rings < 0 ? 0 : col - rings;
+      const c1 = col + rings >= cols ? cols - 1 : col + rings;
+      const r1 = row + rings >= rows ? rows - 1 : row + rings;
+      let n = 0;
+      let lowest = Number.POSITIVE_INFINITY;
+      let highest = Number.NEGATIVE_INFINITY;
+      let overhead = 0;
+      for (let rr = row - rings < 0 ? 0 : row - rings; rr <= r1; rr++) {
+        const end = start[rr * cols + c1 + 1]!;
+        for (let j = start[rr * cols + c0]!; j < end; j++) {
+          const dx = x[j]! - xq;
+          const dy = y[j]! - yq;
+          const d2 = dx * dx + dy * dy;
+          if (building[j]) {
+            if (d2 > within2) continue;
+            n++;
+            if (z[j]! < lowest) lowest = z[j]!;
+            if (z[j]! > highest) highest = z[j]!;
+          } else if (d2 <= over2 && z[j]! - zq > overDz) overhead++;
+        }
+      }
+      if (n < MIN_BUILDING_NEIGHBOURS || overhead > MAX_OVER) continue;
+      if (zq > highest + above || zq < lowest - below) continue;
+      add.push(q);
+    }
+    if (add.length === 0) break;
+    for (const q of add) building[q] = 1;
+  }
+  const clear = opaqueSlots(s, reach, rings, FOLIAGE_MULTI);
+  for (let q = 0; q < count; q++) if (!clear[q]) building[q] = 0;
+}
+
+/** 1 for slots within `reach` of which at most `maxMulti` of the slots come from pulses of many returns. */
+function opaqueSlots(s: GrowSlots, reach: number, rings: number, maxMulti: number): Uint8Array {
+  const { x, y, cell, count, single } = s;
+  const { cols, rows, start } = s.grid;
+  const reach2 = reach * reach;
+  const out = new Uint8Array(count);
+  for (let q = 0; q < count; q++) {
+    const k = cell[q]!;
+    const row = (k / cols) | 0;
+    const col = k - row * cols;
+    const c0 = col - rings < 0 ? 0 : col - rings;
+    const c1 = col + rings >= cols ? cols - 1 : col + rings;
+    const r1 = row + rings >= rows ? rows - 1 : row + rings;
+    let all = 0;
+    let multi = 0;
+    for (let rr = row - rings < 0 ? 0 : row - rings; rr <= r1; rr++) {
+      const end = start[rr * cols + c1 + 1]!;
+      for (let j = start[rr * cols + c0]!; j < end; j++) {
+        const dx = x[j]! - x[q]!;
+        const dy = y[j]! - y[q]!;
+        if (dx * dx + dy * dy > reach2) continue;
+        all++;
+        if (!single[j]) multi++;
+      }
+    }
+    out[q] = multi <= maxMulti * all ? 1 : 0;
+  }
+  return out;
+}
