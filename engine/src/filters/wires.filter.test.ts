@@ -137,30 +137,33 @@ describe('wire and tower classification', () => {
       const { cloud, vendor } = await readHidden('building_WilliamsAZ_Urban_normalized.laz');
       const { classification } = await classifyCloudTiled(cloud, { unitToMetre: 1 });
       const a = agreement(classification, vendor, 14, 15);
-      // Measured (input classes hidden): precision 0.85, recall 0.15 (F1 0.26): wires running through street trees.
+      // Measured (input classes hidden): precision 0.803, recall 0.256 (F1 0.388); 0.85 / 0.15 / 0.26 before the
+      // tube test ran by default. Of the vendor's 4,799 class-14 returns, 3,082 lie in groups (returns linked
+      // within 2.5 m) spanning less than 5 m, mostly lone returns on the rims of crowns and roofs: on no line.
       expect(a.precision).toBeGreaterThan(0.8);
-      expect(a.f1).toBeGreaterThan(0.2);
+      expect(a.recall).toBeGreaterThan(0.25);
+      expect(a.f1).toBeGreaterThan(0.38);
     },
     60_000,
   );
 
   it.runIf(hasRealData())(
-    'finds more of the sparse distribution lines in Williams with the tube test (`sparse`)',
+    'finds more of the sparse distribution lines in Williams with the tube tests (`sparse`, `besideWires`)',
     async () => {
       const { cloud, vendor } = await readHidden('building_WilliamsAZ_Urban_normalized.laz');
-      // The classifier's ground, noise and heights, then the wires as classifyCloud finds them, with `sparse`.
+      // The classifier's ground, noise and heights, then the wires as classifyCloud finds them, without and with
+      // the tube tests.
       const { classification, hag } = await classifyCloudTiled(cloud, { unitToMetre: 1, wires: false });
       const excluded = classification.map((c) => (c === 2 || c === 7 || c === 18 ? 1 : 0));
-      const plain = findWires(cloud, hag, excluded, { unitToMetre: 1 });
-      const sparse = findWires(cloud, hag, excluded, { unitToMetre: 1, sparse: true });
+      const plain = findWires(cloud, hag, excluded, { unitToMetre: 1, sparse: false });
+      const beside = findWires(cloud, hag, excluded, { unitToMetre: 1, besideWires: true });
       const before = agreement(plain.classes, vendor, 14, 15);
-      const a = agreement(sparse.classes, vendor, 14, 15);
-      // Measured: precision 0.74, recall 0.29, F1 0.41 (0.85 / 0.15 / 0.26 without). A third of the vendor's
-      // class 14 (1,517 of 4,799) are lone returns on the rims of tree crowns and roofs, on no line: no line
-      // through them holds 5 class-14 returns within 0.3 m over 6 m. Most of the rest that is missed runs
-      // through street trees or in bundles of conductors (more than 9 returns within 1 m).
+      const a = agreement(beside.classes, vendor, 14, 15);
+      // Measured: precision 0.776, recall 0.274, F1 0.404 (0.85 / 0.15 / 0.26 without the tube tests; 0.803 /
+      // 0.256 / 0.388 without `besideWires`, the default). Most of the rest missed runs through street trees;
+      // the returns `besideWires` adds wrongly are mostly leaves within 2 m of a conductor.
       expect(a.f1).toBeGreaterThan(before.f1 + 0.1);
-      expect(a.precision).toBeGreaterThan(0.7);
+      expect(a.precision).toBeGreaterThan(0.77);
       expect(a.recall).toBeGreaterThan(0.27);
       expect(a.f1).toBeGreaterThan(0.4);
     },

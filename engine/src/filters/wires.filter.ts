@@ -12,16 +12,19 @@
  * from a support (they rise towards it from each side, see `bearsWeight`;
  * runs cut where a wire crosses a crown do not), without the columns of
  * crowns beside it (scattered neighbourhoods below the wires, see
- * `scattered`). On request, sparse wires
- * (distribution lines sampled a return every metre or two, passing street
- * trees and roof edges, where a small neighbourhood is too thin or too mixed
- * for its PCA) are found by a tube test: a straight, nearly level line
- * through the return holds several returns over a few metres and little
- * around it (see {@link tubeSupport}); such returns count when their runs are
- * long enough in plan view or meet a wire found before.
+ * `scattered`). Sparse wires (distribution lines sampled a return every
+ * metre or two, passing street trees and roof edges, where a small
+ * neighbourhood is too thin or too mixed for its PCA) are found by a tube
+ * test: a straight, nearly level line through the return holds several
+ * returns over a few metres and little around it (see {@link tubeSupport});
+ * such returns count when they meet a wire found before, or lie on straight
+ * stretches in plan view as long as a span (see {@link straightStretches}).
+ * On request, beside the wires found, a tube holding some of their returns
+ * may cross more clutter (a street tree, a bundle of conductors).
  */
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
+import { straightStretches } from './wires-straight.js';
 
 /** Options of {@link findWires}; lengths in metres. */
 export interface WireOptions {
@@ -38,12 +41,18 @@ export interface WireOptions {
   /** Shortest run of conductor in plan view. */
   minLength?: number;
   /**
-   * Also find sparse wires with the tube test (see {@link tubeSupport}). Off by default: it makes this filter
-   * about 4 times slower on the Williams and wires.laz tiles (1.2 times on the AHN corridor), and on fusa.laz
-   * it flags low eaves (3.0–3.4 m) and what looks like an unlabelled line in a corner, where the products'
-   * tests expect a cloud without wires.
+   * Also find sparse wires with the tube test (see {@link tubeSupport}); on by default. It makes this filter
+   * 2.3 to 3.3 times slower (CPU) on the Williams, wires.laz, fusa and bcts tiles (1.1 times on the AHN corridor);
+   * it finds no wire in the forests nor on fusa.laz (whose corner holds a real, unlabelled line it leaves: too
+   * short a stretch).
    */
   sparse?: boolean;
+  /**
+   * With `sparse`, also the tube test beside the wires found ({@link SUPPORTED_TUBE}): off by default, it trades
+   * precision for recall (Williams: recall 0.256 → 0.274, precision 0.803 → 0.776), the returns it adds being
+   * mostly leaves within 2 m of a conductor.
+   */
+  besideWires?: boolean;
   unitToMetre?: number;
   verticalUnitToMetre?: number;
 }
@@ -78,6 +87,29 @@ const CROWN_SCATTER = 0.2;
 
 /** Returns around a wire return beyond which a neighbourhood is canopy or roof, not wire. */
 const MAX_NEIGHBOURS = 400;
+
+/**
+ * Lowest sparse wire above ground, metres. Distribution conductors and service drops hang at least about 4.7 m
+ * over roads (NESC clearances; Williams' labelled wires: 5th percentile 4.9 m); below, a straight sparse row of
+ * returns is more often an eave or a fence (fusa.laz's eaves at 3.0–3.4 m).
+ */
+const SPARSE_MIN_HEIGHT = 4.5;
+
+/**
+ * Shortest straight stretch in plan view, metres, of sparse wire returns that meet no wire found before: about a
+ * span of a distribution line (30 to 60 m) seen in part. Crown rims, roof edges and curved eaves hold sparse
+ * rows of returns over a few metres, not along one line over a span.
+ */
+const SPARSE_MIN_STRETCH = 25;
+
+/** Half-width in plan view, metres, of a straight stretch: the conductors of a cross-arm, side by side. */
+const STRETCH_TOLERANCE = 0.5;
+
+/**
+ * Longest gap, metres, between consecutive returns of a straight stretch: sparse wires are sampled every metre or
+ * two, and lost over a few metres where they cross a crown; a line crossing a curved edge twice is not a stretch.
+ */
+const STRETCH_MAX_GAP = 8;
 
 /** Eigen decomposition of a symmetric 3×3 matrix (Jacobi); eigenvalues descending with their vectors. */
 export function eigenSymmetric3(m: Float64Array): { values: [number, number, number]; vectors: number[][] } {
@@ -261,6 +293,75 @@ export class VoxelIndex {
     }
   }
 
+  /**
+   * Calls `f` with every return of the cells that reach within `r` horizontally and `zHalf` vertically of
+   * (px, py, pz), in the order of {@link cells} (a superset of the returns in that cylinder: `f` tests them);
+   * stops when `f` returns true.
+   */
+  cylinder(px: number, py: number, pz: number, r: number, zHalf: number, f: (j: number) => unknown): void {
+    const c = this.cell;
+    const span = Math.ceil(r / c);
+    const cx = Math.floor(px / c);
+    const cy = Math.floor(py / c);
+    const zLo = Math.floor((pz - zHalf) / c);
+    const zHi = Math.floor((pz + zHalf) / c);
+    const r2 = r * r;
+    const { order, cellZ, cellStart } = this;
+    for (let dx = -span; dx <= span; dx++) {
+      const hx = dx < 0 ? px - (cx + dx + 1) * c : dx > 0 ? (cx + dx) * c - px : 0;
+      for (let dy = -span; dy <= span; dy++) {
+        const hy = dy < 0 ? py - (cy + dy + 1) * c : dy > 0 ? (cy + dy) * c - py : 0;
+        if (hx * hx + hy * hy > r2) continue;
+        const h = this.column(cx + dx, cy + dy);
+        if (h < 0) continue;
+        const first = this.slotFirst[h]!;
+        const last = first + this.slotCount[h]!;
+        for (let cell = first; cell < last; cell++) {
+          const zc = cellZ[cell]!;
+          if (zc < zLo) continue;
+          if (zc > zHi) break;
+          for (let p = cellStart[cell]!, end = cellStart[cell + 1]!; p < end; p++) if (f(order[p]!) === true) return;
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether the cells lying wholly within `r` horizontally and `zHalf` vertically of (px, py, pz) hold more
+   * than `limit` returns: a lower bound of the returns in that cylinder, from cell sizes alone.
+   */
+  crowdedCylinder(px: number, py: number, pz: number, r: number, zHalf: number, limit: number): boolean {
+    const c = this.cell;
+    const span = Math.ceil(r / c);
+    const cx = Math.floor(px / c);
+    const cy = Math.floor(py / c);
+    // A hair inside the exact bounds: a return in such a cell passes the caller's own distance test.
+    const r2 = r * r * (1 - 1e-9);
+    const zLo = pz - zHalf * (1 - 1e-9);
+    const zHi = pz + zHalf * (1 - 1e-9);
+    const { cellZ, cellStart } = this;
+    let count = 0;
+    for (let dx = -span; dx <= span; dx++) {
+      const fx = Math.max(Math.abs((cx + dx) * c - px), Math.abs((cx + dx + 1) * c - px));
+      for (let dy = -span; dy <= span; dy++) {
+        const fy = Math.max(Math.abs((cy + dy) * c - py), Math.abs((cy + dy + 1) * c - py));
+        if (fx * fx + fy * fy > r2) continue;
+        const h = this.column(cx + dx, cy + dy);
+        if (h < 0) continue;
+        const first = this.slotFirst[h]!;
+        const last = first + this.slotCount[h]!;
+        for (let cell = first; cell < last; cell++) {
+          const zc = cellZ[cell]!;
+          if (zc * c < zLo) continue;
+          if ((zc + 1) * c > zHi) break;
+          count += cellStart[cell + 1]! - cellStart[cell]!;
+          if (count > limit) return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** Calls `f` with every indexed point within `r` of (px, py, pz); stops when `f` returns true. */
   near(px: number, py: number, pz: number, r: number, f: (j: number) => unknown): void {
     const c = this.cell;
@@ -351,10 +452,11 @@ interface TubeTest {
   maxNeighbours: number;
   /** Returns within a metre (the tested one included) past which the return is inside a canopy or on a roof. */
   maxClose: number;
+  /** Fewest returns of the supporting set (wires found before) in the tube; 0 when no support is asked. */
+  minSupport: number;
+  /** Lines tried through each return. */
+  trials: number;
 }
-
-/** Lines tried through each return. */
-const TUBE_TRIALS = 16;
 
 /**
  * Local test of sparse wires: a short, thin tube with little around it. Canopies fill the box around any line
@@ -367,16 +469,35 @@ const LOCAL_TUBE: TubeTest = {
   minReturns: 6,
   minExtent: 6,
   clutter: 2,
-  maxNeighbours: 400,
+  // Past 250 returns within reach, the place is mostly canopy or roof: 400 found 3 % more of Williams' wire
+  // returns for 1.4 times the time.
+  maxNeighbours: 250,
   maxClose: 9,
+  minSupport: 0,
+  // 16 found 2 % more of Williams' wire returns, at a lower precision (0.798 against 0.803), for 1.1 times the
+  // time.
+  trials: 8,
+};
+
+/**
+ * Tube test beside the wires found: a tube holding at least three of their returns is a wire, even where it
+ * crosses more clutter (the edge of a street tree, a bundle of conductors: more than 9 returns within a metre).
+ */
+const SUPPORTED_TUBE: TubeTest = {
+  ...LOCAL_TUBE,
+  clutter: 3,
+  maxNeighbours: 400,
+  maxClose: 12,
+  minSupport: 3,
+  trials: 16,
 };
 
 /**
  * Returns (not in `skip`) through which a straight line, nearly level
  * (slope ≤ 0.3), holds at least `minReturns` returns within `radius` over
- * `minExtent`, with at most `clutter` other returns per tube return in the
- * box around it. Lines are tried through the return and its neighbours 2 m
- * and more away.
+ * `minExtent` (`minSupport` of them in `support`), with at most `clutter`
+ * other returns per tube return in the box around it. Lines are tried
+ * through the return and its neighbours 2 m and more away.
  */
 function tubeSupport(
   cx: Float64Array,
@@ -387,6 +508,7 @@ function tubeSupport(
   test: TubeTest,
   units: { hu: number; vu: number },
   context: StepContext,
+  support?: Uint8Array,
 ): Uint8Array {
   const { hu, vu } = units;
   const n = cx.length;
@@ -409,26 +531,34 @@ function tubeSupport(
   const ex = new Float64Array(cap);
   const ey = new Float64Array(cap);
   const ez = new Float64Array(cap);
-  const free = new Uint8Array(cap);
+  const near = new Int32Array(cap);
+  const held = new Uint8Array(cap);
   const trials: number[] = [];
   // Returns inside a canopy or on a roof (too many returns within a metre) are neither tested nor tried as lines.
-  const crowded = new Uint8Array(n);
-  for (let k = 0; k < n; k++) {
-    let close = 0;
-    index.near(cx[k]!, cy[k]!, cz[k]!, crowd, () => ++close > test.maxClose);
-    if (close > test.maxClose) crowded[k] = 1;
-  }
+  // Counted when first needed (0 unknown, 1 free, 2 crowded): beside the wires, few returns are ever looked at.
+  const state = new Uint8Array(n);
+  const crowded = (j: number): boolean => {
+    if (state[j] === 0) {
+      let close = 0;
+      index.near(cx[j]!, cy[j]!, cz[j]!, crowd, () => ++close > test.maxClose);
+      state[j] = close > test.maxClose ? 2 : 1;
+    }
+    return state[j] === 2;
+  };
   for (let k = 0; k < n; k++) {
     if ((k & 0x3fff) === 0 && context.signal?.aborted) throw new Cancelled();
-    if (skip[k] || crowded[k]) continue;
+    if (skip[k] || crowded(k)) continue;
     const px = cx[k]!;
     const py = cy[k]!;
     const pz = cz[k]!;
     const gx = Math.floor(px / cell);
     const gy = Math.floor(py / cell);
     const gz = Math.floor(pz / cell);
+    // More than `cap` others (the return itself may be counted) in cells wholly within reach: the gathering
+    // below would stop past `cap` and skip the return; counting cells is far cheaper in a canopy.
+    if (index.crowdedCylinder(px, py, pz, reach, boxZ, cap + 1)) continue;
     let m = 0;
-    index.cells(gx, gy, gz, span, zSpan, (j) => {
+    index.cylinder(px, py, pz, reach, boxZ, (j) => {
       const qx = cx[j]! - px;
       const qy = cy[j]! - py;
       const qz = cz[j]! - pz;
@@ -440,7 +570,8 @@ function tubeSupport(
       ex[m] = qx;
       ey[m] = qy;
       ez[m] = qz;
-      free[m] = crowded[j] ? 0 : 1;
+      near[m] = j;
+      held[m] = support?.[j] ?? 0;
       m++;
       return false;
     });
@@ -448,9 +579,9 @@ function tubeSupport(
     trials.length = 0;
     for (let a = 0; a < m; a++) {
       const h2 = ex[a]! * ex[a]! + ey[a]! * ey[a]!;
-      if (free[a] && h2 >= minTrial * minTrial && ez[a]! * ez[a]! <= maxRise * maxRise * h2) trials.push(a);
+      if (h2 >= minTrial * minTrial && ez[a]! * ez[a]! <= maxRise * maxRise * h2 && !crowded(near[a]!)) trials.push(a);
     }
-    const step = Math.max(1, Math.ceil(trials.length / TUBE_TRIALS));
+    const step = Math.max(1, Math.ceil(trials.length / test.trials));
     for (let t = 0; t < trials.length; t += step) {
       const a = trials[t]!;
       const len = Math.hypot(ex[a]!, ey[a]!);
@@ -459,6 +590,7 @@ function tubeSupport(
       const rise = ez[a]! / len;
       let inTube = 1;
       let around = 0;
+      let supported = 0;
       let lo = 0;
       let hi = 0;
       for (let b = 0; b < m; b++) {
@@ -467,17 +599,48 @@ function tubeSupport(
         const up = Math.abs(ez[b]! - rise * s);
         if (across <= tube && up <= tubeZ) {
           inTube++;
+          supported += held[b]!;
           if (s < lo) lo = s;
           else if (s > hi) hi = s;
         } else if (across <= box && up <= boxZ) around++;
       }
-      if (inTube >= test.minReturns && hi - lo >= minExtent && around <= test.clutter * inTube) {
+      if (
+        inTube >= test.minReturns &&
+        hi - lo >= minExtent &&
+        around <= test.clutter * inTube &&
+        supported >= test.minSupport
+      ) {
         found[k] = 1;
         break;
       }
     }
   }
   return found;
+}
+
+/**
+ * Returns whose voxel-index cell lies within `reach` (horizontally, one cell
+ * up or down) of a cell holding a marked return: those a tube test around the
+ * marked returns can reach.
+ */
+function withinReach(
+  index: VoxelIndex,
+  cx: Float64Array,
+  cy: Float64Array,
+  cz: Float64Array,
+  marked: Uint8Array,
+  reach: number,
+): Uint8Array {
+  const cell = index.cell;
+  const span = Math.ceil(reach / cell);
+  const near = new Uint8Array(cx.length);
+  for (let k = 0; k < cx.length; k++) {
+    if (!marked[k]) continue;
+    index.cells(Math.floor(cx[k]! / cell), Math.floor(cy[k]! / cell), Math.floor(cz[k]! / cell), span, 1, (j) => {
+      near[j] = 1;
+    });
+  }
+  return near;
 }
 
 /**
@@ -828,13 +991,18 @@ export function findWires(
     for (const f of filled) covered += f;
     if (members.length >= 20 && minH * vu <= 10 && covered >= 0.7 * slices) for (const k of members) tower[k] = 1;
   }
-  // 5. Sparse wires (on request): where a small neighbourhood holds other things too (street trees, roof
-  // edges) or too few returns for its shape to tell, returns on straight, nearly level tubes with little
-  // around them, linked in runs long enough in plan view (or joining a wire found above).
-  if (options.sparse) {
+  // 5. Sparse wires: where a small neighbourhood holds other things too (street trees, roof edges) or too few
+  // returns for its shape to tell, returns on straight, nearly level tubes with little around them, linked in
+  // runs joining a wire found above or straight over a span in plan view.
+  const sparseLow = SPARSE_MIN_HEIGHT / vu;
+  /** Returns the sparse tests skip: wire or tower already, or too low for a sparse wire. */
+  const sparseSkip = (): Uint8Array => {
     const skip = new Uint8Array(n);
-    for (let k = 0; k < n; k++) skip[k] = wire[k]! | tower[k]!;
-    const sparse = tubeSupport(cx, cy, cz, skip, index, LOCAL_TUBE, { hu, vu }, context);
+    for (let k = 0; k < n; k++) skip[k] = wire[k]! | tower[k]! | (hag[candidates[k]!]! < sparseLow ? 1 : 0);
+    return skip;
+  };
+  if (options.sparse ?? true) {
+    const sparse = tubeSupport(cx, cy, cz, sparseSkip(), index, LOCAL_TUBE, { hu, vu }, context);
     const seen = new Uint8Array(n);
     for (let k = 0; k < n; k++) {
       if (!sparse[k] || seen[k]) continue;
@@ -851,9 +1019,24 @@ export function findWires(
           }
         });
       }
-      if (touchesWire || planLength(cx, cy, members) >= minLength) for (const a of members) wire[a] = 1;
+      const kept = touchesWire
+        ? members
+        : straightStretches(members, cx, cy, {
+            tolerance: STRETCH_TOLERANCE / hu,
+            minLength: SPARSE_MIN_STRETCH / hu,
+            maxGap: STRETCH_MAX_GAP / hu,
+          });
+      for (const a of kept) wire[a] = 1;
     }
     grow(tower);
+  }
+  // 6. On request, beside the wires found (within the tube's reach), tubes holding some of their returns.
+  if ((options.sparse ?? true) && options.besideWires) {
+    const skip = sparseSkip();
+    const near = withinReach(index, cx, cy, cz, wire, SUPPORTED_TUBE.reach / hu);
+    for (let k = 0; k < n; k++) if (!near[k]) skip[k] = 1;
+    const supported = tubeSupport(cx, cy, cz, skip, index, SUPPORTED_TUBE, { hu, vu }, context, wire);
+    for (let k = 0; k < n; k++) if (supported[k]) wire[k] = 1;
   }
   let wirePoints = 0;
   let towerPoints = 0;
