@@ -70,7 +70,11 @@ export function useJobLabel(
   if (!job || !isInProgress(project)) return null;
   const kind = t(`projects:jobs.${job.name}`);
   if (job.state === 'PENDING') {
-    return { label: `${kind}: ${queueMessage(t, i18n.language, job)}`, value: undefined, state: job.state };
+    return {
+      label: t('projects:queue.label', { kind, detail: queueMessage(t, i18n.language, job) }),
+      value: undefined,
+      state: job.state,
+    };
   }
   const product = job.step ? products?.find((p) => p.id === job.step) : undefined;
   const step = product
@@ -84,7 +88,12 @@ export function useJobLabel(
     job.state === 'PROGRESS' && job.queue?.startedAt
       ? ` · ${t('projects:queue.since', { time: clock(job.queue.startedAt, i18n.language) })}`
       : '';
-  return { label: `${kind}: ${step}${pct}${since}`, value, state: job.state };
+  const detail = `${step}${pct}${since}`;
+  return {
+    label: t('projects:queue.label', { kind, detail }),
+    value,
+    state: job.state,
+  };
 }
 
 /**
