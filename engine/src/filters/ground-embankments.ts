@@ -1,4 +1,5 @@
 import type { PointChunk } from '../core/chunk.js';
+import { DisjointSets } from '../core/disjoint-sets.js';
 import type { PointGraph } from './surface.js';
 
 /** Parameters of {@link acceptEmbankments}, in CRS units. */
@@ -81,15 +82,7 @@ function raisedSurfaces(
   p: EmbankmentParameters,
 ): Int32Array {
   const { x, y, z, count } = cloud;
-  const parent = new Int32Array(count);
-  for (let i = 0; i < count; i++) parent[i] = i;
-  const find = (a: number): number => {
-    while (parent[a] !== a) {
-      parent[a] = parent[parent[a]!]!;
-      a = parent[a]!;
-    }
-    return a;
-  };
+  const sets = new DisjointSets(count);
   const maxEdge2 = p.maxEdge * p.maxEdge;
   for (let i = 0; i < count; i++) {
     if (!raised(i)) continue;
@@ -98,11 +91,11 @@ function raisedSurfaces(
       if (j < i || !raised(j)) continue;
       const d2 = (x[j]! - x[i]!) ** 2 + (y[j]! - y[i]!) ** 2;
       if (d2 > maxEdge2 || Math.abs(z[j]! - z[i]!) > p.step + p.stepSlope * Math.sqrt(d2)) continue;
-      parent[find(i)] = find(j);
+      sets.union(i, j);
     }
   }
-  for (let i = 0; i < count; i++) parent[i] = find(i);
-  return parent;
+  for (let i = 0; i < count; i++) sets.parent[i] = sets.find(i);
+  return sets.parent;
 }
 
 /**

@@ -1,6 +1,7 @@
 import Delaunator from 'delaunator';
 import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
+import { DisjointSets } from '../core/disjoint-sets.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
 import { acceptStepFaces, densifyGround } from './densify.js';
 import { acceptEmbankments } from './ground-embankments.js';
@@ -672,20 +673,13 @@ function dropDecks(
   const { x, y, z, count } = cloud;
   if (dropRatio <= 0) return;
   // Patches of grown points (joined by TIN edges); count their outline edges to level ground and to drops.
-  const parent = new Int32Array(count);
-  for (let i = 0; i < count; i++) parent[i] = i;
-  const find = (a: number): number => {
-    while (parent[a] !== a) {
-      parent[a] = parent[parent[a]!]!;
-      a = parent[a]!;
-    }
-    return a;
-  };
+  const sets = new DisjointSets(count);
+  const find = (a: number) => sets.find(a);
   for (let i = 0; i < count; i++) {
     if (!grown[i]) continue;
     for (let q = graph.start[i]!; q < graph.start[i + 1]!; q++) {
       const j = graph.neighbours[q]!;
-      if (grown[j]) parent[find(i)] = find(j);
+      if (grown[j]) sets.union(i, j);
     }
   }
   const level = new Int32Array(count);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { PointChunk, StepContext } from '../core/chunk.js';
+import { DisjointSets } from '../core/disjoint-sets.js';
 import { Cancelled } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import type { CrsInfo } from '../crs/index.js';
@@ -245,21 +246,13 @@ function clusters(x: Float64Array, y: Float64Array, idx: Int32Array, size: numbe
     cellOf[q] = k;
     if (!slot.has(k)) slot.set(k, slot.size);
   }
-  const parent = Int32Array.from({ length: slot.size }, (_, i) => i);
-  const find = (a: number): number => {
-    while (parent[a] !== a) {
-      parent[a] = parent[parent[a]!]!;
-      a = parent[a]!;
-    }
-    return a;
-  };
+  const sets = new DisjointSets(slot.size);
+  const find = (a: number) => sets.find(a);
   for (const [k, s] of slot) {
     for (const d of [1, 134_217_727, 134_217_728, 134_217_729]) {
       const t = slot.get(k + d);
       if (t === undefined) continue;
-      const a = find(s);
-      const b = find(t);
-      if (a !== b) parent[a] = b;
+      sets.union(s, t);
     }
   }
   const groups = new Map<number, number[]>();
@@ -577,14 +570,8 @@ function ringCentroid(ring: Ring): [number, number] {
  * (isolated small parts stay as they are).
  */
 function mergeSmallParts(label: Int32Array, labels: number, cols: number, rows: number, minCells: number): void {
-  const parent = Int32Array.from({ length: labels }, (_, i) => i);
-  const find = (a: number): number => {
-    while (parent[a] !== a) {
-      parent[a] = parent[parent[a]!]!;
-      a = parent[a]!;
-    }
-    return a;
-  };
+  const sets = new DisjointSets(labels);
+  const find = (a: number) => sets.find(a);
   for (let pass = 0; pass < 50; pass++) {
     const area = new Int32Array(labels);
     for (let k = 0; k < label.length; k++) if (label[k]! >= 0) area[find(label[k]!)]!++;
@@ -626,7 +613,7 @@ function mergeSmallParts(label: Int32Array, labels: number, cols: number, rows: 
         }
       }
       if (best < 0 || merged.has(best)) continue;
-      parent[a] = best;
+      sets.parent[a] = best;
       merged.add(a);
       merged.add(best);
     }
