@@ -73,12 +73,14 @@ export function growRoofs(s: GrowSlots, building: Uint8Array, metre: number, spa
   const rings = Math.ceil(reach / cellSize);
   // Without pulses of many returns (or return numbers) foliage cannot be told from roofs: no growth.
   if (!single.includes(0)) return;
-  const opaque = opaqueSlots(s, reach, rings, MAX_MULTI);
+  // Pulses of many returns around each slot: counted once, read with the growth's and the foliage drop's limits.
+  const pulses = pulsesAround(s, reach, rings);
+  const opaque = (q: number, maxMulti: number) => pulses.multi[q]! <= maxMulti * pulses.all[q]!;
   const add: number[] = [];
   for (let pass = 0; pass < PASSES; pass++) {
     add.length = 0;
     for (let q = 0; q < count; q++) {
-      if (building[q] || !opaque[q]) continue;
+      if (building[q] || !opaque(q, MAX_MULTI)) continue;
       const xq = x[q]!;
       const yq = y[q]!;
       const zq = z[q]!;
@@ -114,16 +116,16 @@ export function growRoofs(s: GrowSlots, building: Uint8Array, metre: number, spa
     if (add.length === 0) break;
     for (const q of add) building[q] = 1;
   }
-  const clear = opaqueSlots(s, reach, rings, FOLIAGE_MULTI);
-  for (let q = 0; q < count; q++) if (!clear[q]) building[q] = 0;
+  for (let q = 0; q < count; q++) if (!opaque(q, FOLIAGE_MULTI)) building[q] = 0;
 }
 
-/** 1 for slots within `reach` of which at most `maxMulti` of the slots come from pulses of many returns. */
-function opaqueSlots(s: GrowSlots, reach: number, rings: number, maxMulti: number): Uint8Array {
+/** For each slot, the slots within `reach` (`all`) and those of them from pulses of many returns (`multi`). */
+function pulsesAround(s: GrowSlots, reach: number, rings: number): { all: Int32Array; multi: Int32Array } {
   const { x, y, cell, count, single } = s;
   const { cols, rows, start } = s.grid;
   const reach2 = reach * reach;
-  const out = new Uint8Array(count);
+  const allOf = new Int32Array(count);
+  const multiOf = new Int32Array(count);
   for (let q = 0; q < count; q++) {
     const k = cell[q]!;
     const row = (k / cols) | 0;
@@ -143,7 +145,8 @@ function opaqueSlots(s: GrowSlots, reach: number, rings: number, maxMulti: numbe
         if (!single[j]) multi++;
       }
     }
-    out[q] = multi <= maxMulti * all ? 1 : 0;
+    allOf[q] = all;
+    multiOf[q] = multi;
   }
-  return out;
+  return { all: allOf, multi: multiOf };
 }
