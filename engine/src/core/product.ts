@@ -142,6 +142,13 @@ export interface ProductDefinition<V = unknown> {
    * Default true.
    */
   asset?: boolean;
+  /** Reads `ctx.artifacts()`: runs only after every product before it in the run's order. */
+  readsArtifacts?: boolean;
+  /**
+   * Runs on the calling thread, never in a lane thread of `runProducts` (its
+   * value is too big to hand back, or it drives worker pools of its own).
+   */
+  mainThread?: boolean;
   run(ctx: ProductContext): Promise<ProductResult<V>>;
   /** The error this product reports when a product it needs failed (default DEPENDENCY_FAILED naming the need). */
   needFailed?: { code: string; message: string };

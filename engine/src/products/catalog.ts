@@ -13,7 +13,19 @@ import type { ArtifactFormat, ProductDefinition } from '../core/product.js';
 /** A product's description: its definition less `run`, `restore` and `needFailed`, with the format it is restored from. */
 export type ProductEntry = Pick<
   ProductDefinition,
-  'id' | 'assetType' | 'title' | 'summary' | 'layer' | 'display' | 'needs' | 'uses' | 'options' | 'weight' | 'asset'
+  | 'id'
+  | 'assetType'
+  | 'title'
+  | 'summary'
+  | 'layer'
+  | 'display'
+  | 'needs'
+  | 'uses'
+  | 'options'
+  | 'weight'
+  | 'asset'
+  | 'readsArtifacts'
+  | 'mainThread'
 > & {
   /** Format of the file a run can restore the product from (`ProductDefinition.restore.format`). */
   restoreFormat?: ArtifactFormat;
@@ -32,6 +44,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     options: [],
     weight: 12,
     restoreFormat: 'LAS',
+    mainThread: true,
   },
   {
     id: 'power-lines',
@@ -256,6 +269,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     summary: 'classification against the input’s own classes: ground kappa, DTM RMSE, points per class (JSON)',
     layer: 'REPORT',
     display: 'download',
+    readsArtifacts: true,
     needs: ['classify', 'dtm'],
     options: ['dtmResolutionCm'],
     weight: 1,
@@ -267,6 +281,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     summary: 'the project report: summary, map, charts, quality, trees, buildings, products (A4 PDF, --lang en-US|fr)',
     layer: 'REPORT',
     display: 'download',
+    readsArtifacts: true,
     needs: ['classify', 'dtm'],
     uses: [
       'contours',

@@ -6,14 +6,19 @@
  * hooks that store each product as an asset and resume a crashed run without
  * making finished products again.
  */
+
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Cancelled, EngineError } from '../core/errors.js';
 import { type MemoryFigures, memoryFigures, resetPeakRss } from '../core/memory.js';
 import type { ArtifactFormat, ProductDefinition, ProductResult, StoredFile } from '../core/product.js';
+import { openFileSource } from '../readers/byte-source.js';
+import { readLasHeader } from '../readers/las-header.js';
 import type { TilerOptions } from '../tiler/tiler-options.js';
 import { productClosure as closureOf } from './catalog.js';
 import type { ProcessingOptions } from './options.js';
+import { NotTransferable, ProductLanes } from './product-lanes.js';
 import { PRODUCTS } from './registry.js';
 
 /** One entry of `manifest.json`: a file or a folder of tiles a run made. */
@@ -37,6 +42,8 @@ export interface ProductRun {
   /** READY: made now; DONE: made by an earlier run (resumed); ERROR: failed or a need failed. */
   status: 'READY' | 'DONE' | 'ERROR';
   ms?: number;
+  /** The lane thread that made it (its thread id), when it ran in one. */
+  thread?: number;
   /** Process memory while the product ran: peak RSS, and RSS and typed arrays when it ended (MB). */
   memory?: MemoryFigures;
   error?: { code: string; message: string };
@@ -97,6 +104,33 @@ export interface RunOptions {
   language?: 'en-US' | 'fr';
   /** The product list (tests); the registry by default. */
   registry?: readonly ProductDefinition[];
+  /**
+   * Lane threads running products of the registry beside this thread (0: one
+   * product at a time, on this thread). Default: NUAGE_PRODUCT_LANES, else
+   * one per core for clouds of {@link LANES_FROM_POINTS} points or more, else 0.
+   */
+  lanes?: number;
+}
+
+/** Clouds from this many points up run their products in lanes by default (below, starting threads costs more than it saves). */
+export const LANES_FROM_POINTS = 1_000_000;
+
+/** Lanes of a run that does not say: NUAGE_PRODUCT_LANES, else one per core for a big enough cloud, else 0. */
+async function defaultLanes(file: string): Promise<number> {
+  const env = process.env.NUAGE_PRODUCT_LANES;
+  if (env !== undefined && env !== '' && Number.isInteger(Number(env)) && Number(env) >= 0) return Number(env);
+  let points = 0;
+  try {
+    const source = await openFileSource(file);
+    try {
+      points = (await readLasHeader(source)).pointCount;
+    } finally {
+      await source.close();
+    }
+  } catch {
+    // Not a readable cloud: the classification says why; one product at a time meanwhile.
+  }
+  return points >= LANES_FROM_POINTS ? availableParallelism() : 0;
 }
 
 /** What a run did. */
@@ -226,11 +260,10 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
 
   const values = new Map<string, unknown>();
   const failed = new Set<string>();
-  const runs: ProductRun[] = [];
+  const laneOf = new Map<string, boolean>();
   const artifacts: ManifestArtifact[] = [];
   const toMake = closure.filter((p) => make.has(p.id));
   const total = toMake.reduce((s, p) => s + p.weight, 0) || 1;
-  let before = 0;
   const log = o.log ?? (() => {});
   // How many products left to make read each value: one no product reads any more is let go, so its memory is freed.
   const readsOf = (p: ProductDefinition) => new Set([...p.needs, ...(p.uses ?? [])]);
@@ -243,42 +276,111 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
     }
   };
 
+  // Restored values first (they come from files of an earlier run), and the DONE entries of that run.
+  const order = new Map(closure.map((p, i) => [p.id, i]));
+  const runOf = new Map<string, ProductRun>();
+  const artifactsOfProduct = new Map<string, ManifestArtifact[]>();
   for (const product of closure) {
     if (o.signal?.aborted) throw new Cancelled();
     if (restore.has(product.id)) {
       const files = await stored.get(product.id)!();
       values.set(product.id, await product.restore!.load(files, { epsg: o.input.epsg, signal: o.signal }));
     }
-    if (!make.has(product.id)) {
-      if (stored.has(product.id) && (!selected || selected.includes(product.id))) {
-        runs.push({ id: product.id, assetType: product.assetType, status: 'DONE' });
-      }
-      continue;
+    if (!make.has(product.id) && stored.has(product.id) && (!selected || selected.includes(product.id))) {
+      runOf.set(product.id, { id: product.id, assetType: product.assetType, status: 'DONE' });
     }
-    const start = before / total;
-    const span = product.weight / total;
-    before += product.weight;
-    o.progress?.(start, product.id);
+  }
+  // What every product made so far, in the run's order (a product reading them runs after all those before it).
+  const artifactsSoFar = () =>
+    [...artifactsOfProduct.entries()].sort((a, b) => order.get(a[0])! - order.get(b[0])!).flatMap(([, a]) => a);
+
+  // Products run as soon as what they read is ready: on this thread, or in a lane thread when there are lanes.
+  const laneCount = o.lanes ?? (await defaultLanes(o.input.path));
+  const lanes = laneCount > 0 ? new ProductLanes(laneCount) : null;
+  const pending = [...toMake];
+  const settled = new Set<string>();
+  const running = new Map<string, Promise<void>>();
+  const fractions = new Map<string, number>();
+  let doneWeight = 0;
+  const report = (id: string) => {
+    let f = doneWeight;
+    for (const [rid, fr] of fractions) f += registryWeight(rid) * fr;
+    o.progress?.(Math.min(1, f / total), id);
+  };
+  const registryWeight = (id: string) => closure[order.get(id)!]!.weight;
+  // Hooks run one at a time, in the order products reach them (the job stores assets through them).
+  let hookChain: Promise<unknown> = Promise.resolve();
+  const hook = <T>(call: () => Promise<T> | undefined): Promise<T | undefined> => {
+    const next = hookChain.then(call);
+    hookChain = next.catch(() => {});
+    return next;
+  };
+  const ready = (p: ProductDefinition) => {
+    for (const id of p.needs) if (make.has(id) && !settled.has(id)) return false;
+    for (const id of p.uses ?? []) if (make.has(id) && !settled.has(id)) return false;
+    if (p.readsArtifacts) {
+      for (const q of toMake) if (order.get(q.id)! < order.get(p.id)! && !settled.has(q.id)) return false;
+    }
+    return true;
+  };
+
+  const execute = async (product: ProductDefinition, onLane: boolean): Promise<void> => {
     const missing = product.needs.filter((n) => failed.has(n));
     if (missing.length > 0) {
       const error = product.needFailed
         ? new EngineError(product.needFailed.code, product.needFailed.message)
         : new DependencyFailed(product.id, missing);
       failed.add(product.id);
-      await o.hooks?.failed?.(product, error);
-      runs.push({ id: product.id, assetType: product.assetType, status: 'ERROR', error: errorOf(error) });
-      release(product);
-      continue;
+      await hook(() => o.hooks?.failed?.(product, error));
+      runOf.set(product.id, { id: product.id, assetType: product.assetType, status: 'ERROR', error: errorOf(error) });
+      return;
     }
     const workDir = path.join(o.outDir, product.id);
     await mkdir(workDir, { recursive: true });
-    await o.hooks?.starting?.(product);
-    resetPeakRss();
+    await hook(() => o.hooks?.starting?.(product));
+    if (running.size <= 1) resetPeakRss();
     const t0 = performance.now();
+    fractions.set(product.id, 0);
+    report(product.id);
     try {
-      const extra = await o.hooks?.input?.(product);
-      const result = await product.run({
-        input: extra ? { ...input, ...extra } : input,
+      const extra = await hook(() => o.hooks?.input?.(product));
+      const productInput = extra ? { ...input, ...extra } : input;
+      const progress = (f: number) => {
+        fractions.set(product.id, Math.max(0, Math.min(1, f)));
+        report(product.id);
+      };
+      const productLog = (message: string, data?: Record<string, unknown>) =>
+        log(message, { product: product.id, ...data });
+      let result: ProductResult | null = null;
+      let thread: number | undefined;
+      if (onLane && lanes) {
+        const own: Record<string, unknown> = {};
+        for (const id of readsOf(product)) if (values.has(id)) own[id] = values.get(id);
+        try {
+          ({ result, thread } = await lanes.run(
+            {
+              productId: product.id,
+              input: productInput,
+              options: o.options,
+              values: own,
+              artifacts: artifactsSoFar(),
+              language: o.language ?? 'en-US',
+              workDir,
+              tmpDir,
+              sourceName: o.sourceName ?? input.name.replace(/\.[^.]*$/, ''),
+              tilerOptions: o.tilerOptions ?? {},
+              wantFeatures: Boolean(o.hooks?.finished),
+            },
+            { progress, log: productLog },
+            o.signal,
+          ));
+        } catch (error) {
+          if (!(error instanceof NotTransferable)) throw error;
+          productLog('product runs on the main thread', { reason: error.message });
+        }
+      }
+      result ??= await product.run({
+        input: productInput,
         options: o.options,
         need: <T>(id: string): T => {
           if (!product.needs.includes(id)) throw new Error(`product ${product.id} reads ${id} without needing it`);
@@ -290,36 +392,84 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
           return values.get(id) as T | undefined;
         },
         language: o.language ?? 'en-US',
-        artifacts: () => artifacts,
+        artifacts: artifactsSoFar,
         workDir,
         tmpDir,
         sourceName: o.sourceName ?? input.name.replace(/\.[^.]*$/, ''),
         tilerOptions: o.tilerOptions ?? {},
         ...(o.signal ? { signal: o.signal } : {}),
-        progress: (f) => o.progress?.(start + span * Math.max(0, Math.min(1, f)), product.id),
-        log: (message, data) => log(message, { product: product.id, ...data }),
+        progress,
+        log: productLog,
       });
-      const made = await artifactsOf(product, result, o.outDir);
-      await o.hooks?.finished?.(product, result, made);
-      if (readers.get(product.id)) values.set(product.id, result.value ?? true);
-      artifacts.push(...made);
-      runs.push({
+      const done = result;
+      const made = await artifactsOf(product, done, o.outDir);
+      await hook(() => o.hooks?.finished?.(product, done, made));
+      if (readers.get(product.id)) values.set(product.id, done.value ?? true);
+      artifactsOfProduct.set(product.id, made);
+      runOf.set(product.id, {
         id: product.id,
         assetType: product.assetType,
         status: 'READY',
         ms: Math.round(performance.now() - t0),
         memory: memoryFigures(),
-        ...(result.figures ? { figures: result.figures } : {}),
+        ...(thread !== undefined ? { thread } : {}),
+        ...(done.figures ? { figures: done.figures } : {}),
       });
     } catch (error) {
       if (error instanceof Cancelled || o.signal?.aborted) throw error;
       log('product failed', { product: product.id, error: (error as Error)?.message });
       failed.add(product.id);
-      await o.hooks?.failed?.(product, error);
-      runs.push({ id: product.id, assetType: product.assetType, status: 'ERROR', error: errorOf(error) });
+      await hook(() => o.hooks?.failed?.(product, error));
+      runOf.set(product.id, { id: product.id, assetType: product.assetType, status: 'ERROR', error: errorOf(error) });
     }
-    release(product);
+  };
+
+  let firstError: unknown = null;
+  try {
+    while (pending.length > 0 || running.size > 0) {
+      if (o.signal?.aborted || firstError) {
+        if (running.size === 0) break;
+      } else {
+        // Start every product whose inputs are ready, in the run's order, while there is room.
+        for (let i = 0; i < pending.length; i++) {
+          const product = pending[i]!;
+          if (!ready(product)) continue;
+          const laneable = lanes !== null && PRODUCTS.includes(product) && !product.mainThread;
+          const onLanes = [...running.keys()].filter((id) => laneOf.get(id)).length;
+          if (laneable ? onLanes >= laneCount : running.size > onLanes) continue;
+          // Without lanes, one product at a time, as before.
+          if (!lanes && running.size > 0) break;
+          pending.splice(i--, 1);
+          laneOf.set(product.id, laneable);
+          const task = execute(product, laneable)
+            .catch((error) => {
+              firstError ??= error;
+            })
+            .finally(() => {
+              running.delete(product.id);
+              fractions.delete(product.id);
+              settled.add(product.id);
+              doneWeight += product.weight;
+              release(product);
+            });
+          running.set(product.id, task);
+        }
+      }
+      if (running.size === 0) {
+        if (pending.length > 0 && !o.signal?.aborted && !firstError) {
+          throw new Error(`products that can never start: ${pending.map((p) => p.id).join(', ')}`);
+        }
+        break;
+      }
+      await Promise.race(running.values());
+    }
+  } finally {
+    await lanes?.close();
   }
+  if (firstError) throw firstError;
+  if (o.signal?.aborted) throw new Cancelled();
+  const runs = closure.filter((p) => runOf.has(p.id)).map((p) => runOf.get(p.id)!);
+  artifacts.push(...artifactsSoFar());
   o.progress?.(1, 'done');
   const manifest: Manifest = {
     version: 1,

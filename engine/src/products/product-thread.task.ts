@@ -1,0 +1,121 @@
+/**
+ * The worker-thread side of products run off the main thread (see
+ * product-lanes.ts): a thread takes one product at a time, with the values of
+ * the products it reads (their big typed arrays shared, not copied), runs it
+ * from the registry and hands back its result. Progress, log lines and
+ * cancellation cross the thread boundary as messages.
+ */
+import { type MessagePort, threadId } from 'node:worker_threads';
+import { Cancelled } from '../core/errors.js';
+import type { ProductContext, ProductResult } from '../core/product.js';
+import type { TilerOptions } from '../tiler/tiler-options.js';
+import type { ProcessingOptions } from './options.js';
+import { PRODUCTS } from './registry.js';
+
+/** A product to run in a thread. */
+export interface LaneTask {
+  type: 'run';
+  productId: string;
+  input: ProductContext['input'];
+  options: ProcessingOptions;
+  /** Values of the products it needs or uses that have one. */
+  values: Record<string, unknown>;
+  artifacts: ReturnType<ProductContext['artifacts']>;
+  language: ProductContext['language'];
+  workDir: string;
+  tmpDir: string;
+  sourceName: string;
+  tilerOptions: Partial<TilerOptions>;
+  /** Materialise the features (the caller stores them). */
+  wantFeatures: boolean;
+}
+
+/** What a thread posts back while and after it runs a product. */
+export type LaneMessage =
+  | { type: 'progress'; fraction: number }
+  | { type: 'log'; message: string; data?: Record<string, unknown> }
+  | { type: 'done'; thread: number; result: Omit<ProductResult, 'features'> & { features?: unknown[] } }
+  | { type: 'error'; error: SerializedError };
+
+/** An error as it crosses threads: its class name, message, stack and own fields (code, field...). */
+export interface SerializedError {
+  name: string;
+  message: string;
+  stack?: string;
+  props: Record<string, unknown>;
+}
+
+/** Own enumerable fields of an error that survive a structured clone. */
+export function serializeError(error: unknown): SerializedError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error), props: {} };
+  const props: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(error)) {
+    if (v === undefined || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') props[k] = v;
+  }
+  return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}), props };
+}
+
+/** Runs one task; every message goes through `post`. Exported for tests (no thread needed). */
+export async function runLaneTask(task: LaneTask, post: (m: LaneMessage) => void, signal: AbortSignal): Promise<void> {
+  try {
+    const product = PRODUCTS.find((p) => p.id === task.productId);
+    if (!product) throw new Error(`no product ${task.productId} in the registry`);
+    const values = new Map(Object.entries(task.values));
+    const result = await product.run({
+      input: task.input,
+      options: task.options,
+      need: <T>(id: string): T => {
+        if (!product.needs.includes(id)) throw new Error(`product ${product.id} reads ${id} without needing it`);
+        if (!values.has(id)) throw new Error(`product ${product.id} needs ${id}, which has no value`);
+        return values.get(id) as T;
+      },
+      use: <T>(id: string): T | undefined => {
+        if (!product.uses?.includes(id)) throw new Error(`product ${product.id} uses ${id} without declaring it`);
+        return values.get(id) as T | undefined;
+      },
+      language: task.language,
+      artifacts: () => task.artifacts,
+      workDir: task.workDir,
+      tmpDir: task.tmpDir,
+      sourceName: task.sourceName,
+      tilerOptions: task.tilerOptions,
+      signal,
+      progress: (fraction) => post({ type: 'progress', fraction }),
+      log: (message, data) => post({ type: 'log', message, ...(data ? { data } : {}) }),
+    });
+    if (signal.aborted) throw new Cancelled();
+    const { features, ...rest } = result;
+    post({
+      type: 'done',
+      thread: threadId,
+      result: { ...rest, ...(features && task.wantFeatures ? { features: Array.from(features()) } : {}) },
+    });
+  } catch (error) {
+    post({ type: 'error', error: serializeError(error) });
+  }
+}
+
+/** Serves tasks on a port: one at a time; `abort` cancels the running one. */
+export function serveLane(port: MessagePort): void {
+  let controller: AbortController | null = null;
+  port.on('message', (m: LaneTask | { type: 'abort' }) => {
+    if (m.type === 'abort') {
+      controller?.abort();
+      return;
+    }
+    controller = new AbortController();
+    const signal = controller.signal;
+    void runLaneTask(
+      m,
+      (message) => {
+        try {
+          port.postMessage(message);
+        } catch (error) {
+          // A value that cannot cross threads (a function in it): say so rather than hang.
+          port.postMessage({ type: 'error', error: serializeError(error) } satisfies LaneMessage);
+        }
+      },
+      signal,
+    );
+  });
+}
