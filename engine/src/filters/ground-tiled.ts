@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
+import { quantiles } from '../core/select.js';
 import { threadExecArgv } from '../core/worker-bundle.mjs';
 import type { GroundOptions } from './ground.filter.js';
 import { type GroundTileTask, runGroundTile } from './ground-tile.task.js';
@@ -37,14 +38,12 @@ function workerPool(threads: number): Piscina {
 
 /**
  * Strip limits by point count quantiles, so strips hold similar numbers of
- * points (the sorted copy is freed when this returns, before strips are cut).
+ * points: the values a sorted copy would give, found by selection (linear
+ * time) in one copy, freed when this returns.
  */
 function stripEdges(coord: Float64Array, count: number, tiles: number, lo: number, hi: number): number[] {
-  const sorted = Float64Array.from(coord.subarray(0, count)).sort();
-  const edges = [lo];
-  for (let t = 1; t < tiles; t++) edges.push(sorted[Math.floor((t * count) / tiles)]!);
-  edges.push(hi + 1e-9);
-  return edges;
+  const ranks = Array.from({ length: tiles - 1 }, (_, t) => Math.floor(((t + 1) * count) / tiles));
+  return [lo, ...quantiles(coord, count, ranks), hi + 1e-9];
 }
 
 /**
