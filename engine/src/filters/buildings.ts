@@ -101,6 +101,8 @@ const UNTESTED_MIN_AREA_M2 = 20;
  */
 const SPARSE_MIN_HEIGHT_M = 2.5;
 const SPARSE_MIN_AREA_M2 = 20;
+/** Passes of `roofEdges`, each judged on the building as the previous left it. */
+const EDGE_PASSES = 2;
 
 /**
  * Buildings (class 6): roof faces grown from the most planar points, grouped
@@ -202,8 +204,17 @@ export function findBuildings(
   const faces = growFaces(s, fit, o.roofPlanarity / hu, 1 / hu, footprintCell, minFootprint);
   const accepted = acceptFaces(faces, minFootprint);
   const building = buildingSlots(s, faces, accepted, minArea / (hu * hu), sparse, FILL_ABOVE_M / hu, 1 / hu);
-  const edges = roofEdges(s, faces.face, building, o.roofPlanarity / hu, 1 / hu, radius);
-  for (let q = 0; q < m; q++) building[q] = building[q]! | edges[q]!;
+  for (let pass = 0; pass < EDGE_PASSES; pass++) {
+    const edges = roofEdges(s, faces.face, building, o.roofPlanarity / hu, 1 / hu, radius);
+    let added = 0;
+    for (let q = 0; q < m; q++) {
+      if (edges[q] && !building[q]) {
+        building[q] = 1;
+        added++;
+      }
+    }
+    if (added === 0) break;
+  }
   if (sparse) growRoofs(s, building, 1 / hu, 1 / Math.sqrt(density));
   for (let q = 0; q < m; q++) if (building[q]) out[grid.index[q]!] = 1;
   return out;

@@ -11,6 +11,7 @@ import {
   douglasPeuckerRing,
   dropDegenerate,
   pick,
+  type RegularizeOptions,
   type Ring,
   regularizeRing,
   removeSaddles,
@@ -58,11 +59,23 @@ const RIDGE_PERCENTILE = 0.95;
 /** A roof is flat when its fitted plane is gentler than this and its points lie close to it. */
 const FLAT_SLOPE_DEG = 10;
 const FLAT_SPREAD_M = 0.6;
-/** Simplification per option: Douglas–Peucker tolerance; URBAN also snaps edges to the building's axes. */
+/**
+ * Simplification per option: Douglas–Peucker tolerance (the vertices kept),
+ * each edge then refitted through the boundary it replaces; URBAN also snaps
+ * edges to the building's axes.
+ */
 const SIMPLIFY = {
   URBAN: { tolerance: 0.5, snapDeg: 25, shortEdge: 2, offset: 0.6, minEdge: 1 },
   RURAL: { tolerance: 1.0 },
 } as const;
+
+/**
+ * Edges refitted through the traced boundary they replace (least squares),
+ * in any direction: DP's vertices alone are corners of the outermost cells of
+ * a ragged boundary, so its edges cut across the staircase of cells rather
+ * than through it.
+ */
+const FREE: RegularizeOptions = { direction: 0, snapAngle: -1, shortEdge: 0, offsetTolerance: 0, minEdge: 0 };
 
 /** One building: its footprint (rings in the cloud's CRS) and attributes. */
 export interface Building {
@@ -294,7 +307,8 @@ interface Scene {
  * 3. Each building's boundary is traced along the cell edges, then
  *    simplified: URBAN by Douglas–Peucker (0.5 m) and orthogonal
  *    regularisation on the building's dominant direction; RURAL by
- *    Douglas–Peucker with a 1 m tolerance.
+ *    Douglas–Peucker with a 1 m tolerance, each edge refitted (any
+ *    direction) through the traced boundary it replaces.
  * 4. Attributes: area, ground elevation (DTM median), eave and ridge heights
  *    (10th and 95th percentiles of the roof points above the DTM), point
  *    count, flat or pitched roof (plane fit).
@@ -665,31 +679,37 @@ function outline(local: Uint8Array, w: number, h: number, mode: BuildingSimplifi
     ringArea(rings[0]!) > 0 &&
     rings.slice(1).every((r) => ringArea(r) < 0 && inside(rings[0]!, r[0]!, r[1]!)) &&
     ringsAreSimple(rings);
+  // Rings of DP's vertices with each edge refitted through the boundary it replaces (see `regularizeRing`);
+  // null when unusable or when the area moves by more than a fifth.
+  const fitted = (tolerance: number, o: RegularizeOptions): Ring[] | null => {
+    const rings: Ring[] = [];
+    for (const r of raw) {
+      const reg = regularizeRing(r, douglasPeuckerRing(r, tolerance), o);
+      if (!reg) return null;
+      rings.push(reg);
+    }
+    const net = rings.reduce((sum, r) => sum + ringArea(r), 0);
+    const rawNet = raw.reduce((sum, r) => sum + ringArea(r), 0);
+    return usable(rings) && Math.abs(net - rawNet) <= 0.2 * rawNet ? rings : null;
+  };
   let result: Ring[] | null = null;
   if (mode === 'URBAN') {
     const s = SIMPLIFY.URBAN;
-    const kept = raw.map((r) => douglasPeuckerRing(r, s.tolerance));
-    const direction = dominantDirection([pick(outer, kept[0]!)]);
-    const reg = raw.map((r, i) =>
-      regularizeRing(r, kept[i]!, {
-        direction,
-        snapAngle: (s.snapDeg * Math.PI) / 180,
-        shortEdge: s.shortEdge,
-        offsetTolerance: s.offset,
-        minEdge: s.minEdge,
-      }),
-    );
-    if (reg.every((r) => r !== null)) {
-      const rings = reg as Ring[];
-      const net = rings.reduce((sum, r) => sum + ringArea(r), 0);
-      const rawNet = raw.reduce((sum, r) => sum + ringArea(r), 0);
-      if (usable(rings) && Math.abs(net - rawNet) <= 0.2 * rawNet) result = rings;
-    }
+    const direction = dominantDirection([pick(outer, douglasPeuckerRing(outer, s.tolerance))]);
+    result = fitted(s.tolerance, {
+      direction,
+      snapAngle: (s.snapDeg * Math.PI) / 180,
+      shortEdge: s.shortEdge,
+      offsetTolerance: s.offset,
+      minEdge: s.minEdge,
+    });
+    if (!result) result = fitted(s.tolerance, FREE);
     if (!result) {
       const simple = dp(s.tolerance);
       if (usable(simple)) result = simple;
     }
   } else {
+    result = fitted(SIMPLIFY.RURAL.tolerance, FREE);
     for (let tol = SIMPLIFY.RURAL.tolerance; tol >= 0.2 && !result; tol /= 2) {
       const simple = dp(tol);
       if (usable(simple)) result = simple;
