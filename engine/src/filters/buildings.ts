@@ -1,5 +1,6 @@
 import type { PointChunk } from '../core/chunk.js';
 import { EDGE_MIN_HEIGHT_M, roofEdges } from './buildings-edges.js';
+import { fitPlanesParallel } from './buildings-fit.js';
 import { growRoofs } from './buildings-grow.js';
 import { planeOfSums } from './buildings-plane.js';
 import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
@@ -143,11 +144,62 @@ export function findBuildings(
   hag: Float32Array,
   o: BuildingOptions,
 ): Uint8Array {
+  const prep = prepareBuildings(cloud, ground, noise, hag, o);
+  if (!prep) return new Uint8Array(cloud.count);
+  return finishBuildings(prep, fitPlanes(prep.s, 1 / o.unitToMetre, o.roofPlanarity / o.unitToMetre));
+}
+
+/** Clouds with at least this many candidate points fit their roof planes in worker threads. */
+const PARALLEL_FIT_SLOTS = 400_000;
+
+/**
+ * {@link findBuildings} with the plane fits (the costliest step where
+ * vegetation is dense) in worker threads; the same result.
+ */
+export async function findBuildingsParallel(
+  cloud: PointChunk,
+  ground: Uint8Array,
+  noise: Uint8Array,
+  hag: Float32Array,
+  o: BuildingOptions,
+  workers?: number,
+  parallelFrom = PARALLEL_FIT_SLOTS,
+): Promise<Uint8Array> {
+  const prep = prepareBuildings(cloud, ground, noise, hag, o);
+  if (!prep) return new Uint8Array(cloud.count);
+  const metre = 1 / o.unitToMetre;
+  const planarity = o.roofPlanarity / o.unitToMetre;
+  const fit =
+    prep.s.count >= parallelFrom
+      ? await fitPlanesParallel(prep.s, metre, planarity, workers)
+      : fitPlanes(prep.s, metre, planarity);
+  return finishBuildings(prep, fit);
+}
+
+/** The candidates of a cloud in grid order, with what the later steps read. */
+interface PreparedBuildings {
+  s: Slots;
+  count: number;
+  hu: number;
+  density: number;
+  radius: number;
+  sparse: boolean;
+  minArea: number;
+  o: BuildingOptions;
+}
+
+/** Candidates (non-ground points high enough) as slots in grid order; null when too few. */
+function prepareBuildings(
+  cloud: PointChunk,
+  ground: Uint8Array,
+  noise: Uint8Array,
+  hag: Float32Array,
+  o: BuildingOptions,
+): PreparedBuildings | null {
   const { x, y, z, count } = cloud;
-  const out = new Uint8Array(count);
   const hu = o.unitToMetre;
   const vu = o.verticalUnitToMetre;
-  if (count < 10) return out;
+  if (count < 10) return null;
   const b = extent(x, y, count);
   const density = medianDensity(x, y, count, b, Math.max(2 / hu, 3 * meanSpacing(b, count)));
   const radius = Math.min(
@@ -162,7 +214,7 @@ export function findBuildings(
   const candidate = (i: number) => ground[i] === 0 && noise[i] === 0 && hag[i]! >= lowH;
   let candidates = 0;
   for (let i = 0; i < count; i++) if (candidate(i)) candidates++;
-  if (candidates < 10) return out;
+  if (candidates < 10) return null;
 
   const grid = buildPointGrid(x, y, count, radius, candidate, b);
   // Candidates copied in grid order ("slots"): a row of cells is one contiguous range.
@@ -197,7 +249,15 @@ export function findBuildings(
       s.single[q] = !nr || nr[i]! <= 1 ? 1 : 0;
     }
   }
-  const fit = fitPlanes(s, 1 / hu, o.roofPlanarity / hu);
+  return { s, count, hu, density, radius, sparse, minArea, o };
+}
+
+/** Roof faces from the plane fits, then buildings, roof edges and (sparse clouds) roofs grown: the class-6 mask. */
+function finishBuildings(prep: PreparedBuildings, fit: PlaneFits): Uint8Array {
+  const { s, count, hu, density, radius, sparse, minArea, o } = prep;
+  const out = new Uint8Array(count);
+  const m = s.count;
+  const grid = s.grid;
   // Face areas counted in cells of about one point spacing (at least 0.5 m).
   const footprintCell = Math.max(0.5 / hu, 1 / Math.sqrt(density));
   const minFootprint = Math.ceil(MIN_FACE_AREA_M2 / (hu * hu) / (footprintCell * footprintCell));
@@ -240,8 +300,13 @@ interface Slots {
   radius: number;
 }
 
+/** What the plane fits read of the slots (all a fit thread gets). */
+export type FitSlots = Pick<Slots, 'x' | 'y' | 'z' | 'cell' | 'single' | 'count' | 'radius'> & {
+  grid: Pick<Slots['grid'], 'cols' | 'rows' | 'start'>;
+};
+
 /** Per-slot plane fit: radius used, orthogonal RMS (-1 without a fit), unit normal. */
-interface PlaneFits {
+export interface PlaneFits {
   radius: Float32Array;
   rms: Float32Array;
   /** 1 when the fit had enough points to seed a face. */
@@ -276,21 +341,23 @@ function medianDensity(
  * ±max(1 m, 1.2 × radius) in z (`metre`: one metre in CRS units). Small rough
  * neighbourhoods get the robust fit of `robustFit` when it is planar.
  */
-function fitPlanes(s: Slots, metre: number, planarity: number): PlaneFits {
-  const { x, y, z, cell, count, radius } = s;
+export function fitPlanes(s: FitSlots, metre: number, planarity: number, from = 0, to = s.count): PlaneFits {
+  const { x, y, z, cell, radius } = s;
   const { cols, rows, start } = s.grid;
+  const length = to - from;
   const fits: PlaneFits = {
-    radius: new Float32Array(count),
-    rms: new Float32Array(count).fill(-1),
-    seedable: new Uint8Array(count),
-    nx: new Float32Array(count),
-    ny: new Float32Array(count),
-    nz: new Float32Array(count),
+    radius: new Float32Array(length),
+    rms: new Float32Array(length).fill(-1),
+    seedable: new Uint8Array(length),
+    nx: new Float32Array(length),
+    ny: new Float32Array(length),
+    nz: new Float32Array(length),
   };
   const normal = new Float64Array(3);
   const near = new Float64Array(3 * ROBUST_MAX_POINTS);
   const maxRadius = MAX_RADIUS_M * metre * (1 - 1e-9);
-  for (let q = 0; q < count; q++) {
+  for (let q = from; q < to; q++) {
+    const f = q - from;
     const k = cell[q]!;
     const row = (k / cols) | 0;
     const col = k - row * cols;
@@ -340,19 +407,19 @@ function fitPlanes(s: Slots, metre: number, planarity: number): PlaneFits {
         rings = 2;
         continue;
       }
-      fits.radius[q] = r;
+      fits.radius[f] = r;
       if (n >= MIN_FIT_POINTS) {
         const mx = sx / n;
         const my = sy / n;
         const mz = sz / n;
         const variance = planeOfSums(n, mx, my, mz, sxx, sxy, sxz, syy, syz, szz, normal);
-        fits.rms[q] = Math.sqrt(variance);
-        fits.nx[q] = normal[0]!;
-        fits.ny[q] = normal[1]!;
-        fits.nz[q] = normal[2]!;
-        fits.seedable[q] = n >= MIN_SEED_POINTS ? 1 : 0;
+        fits.rms[f] = Math.sqrt(variance);
+        fits.nx[f] = normal[0]!;
+        fits.ny[f] = normal[1]!;
+        fits.nz[f] = normal[2]!;
+        fits.seedable[f] = n >= MIN_SEED_POINTS ? 1 : 0;
         if (
-          fits.rms[q]! >= planarity &&
+          fits.rms[f]! >= planarity &&
           n >= MIN_SEED_POINTS &&
           n <= ROBUST_MAX_POINTS &&
           r >= maxRadius &&
@@ -381,10 +448,10 @@ function fitPlanes(s: Slots, metre: number, planarity: number): PlaneFits {
           }
           const v = multi > ROBUST_MAX_MULTI * n ? -1 : robustFit(near, m / 3, planarity, normal);
           if (v >= 0) {
-            fits.rms[q] = Math.sqrt(v);
-            fits.nx[q] = normal[0]!;
-            fits.ny[q] = normal[1]!;
-            fits.nz[q] = normal[2]!;
+            fits.rms[f] = Math.sqrt(v);
+            fits.nx[f] = normal[0]!;
+            fits.ny[f] = normal[1]!;
+            fits.nz[f] = normal[2]!;
           }
         }
       }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
-import { findBuildings } from './buildings.js';
+import { type BuildingOptions, findBuildings, findBuildingsParallel } from './buildings.js';
 import { groundFilter, groundOptionsSchema } from './ground.filter.js';
 import { noiseAndGroundTiled, type TiledGroundOptions } from './ground-tiled.js';
 import { heightAboveGround } from './hag.filter.js';
@@ -126,27 +126,31 @@ export async function classifyCloudTiled(
   const tiled: TiledGroundOptions = { noise: { ...o.noise, ...units }, ground: { ...o.ground, ...units } };
   if (workers !== undefined) tiled.workers = workers;
   const { noise, ground } = await noiseAndGroundTiled(cloud, tiled, context);
-  return finishClassification(cloud, noise, ground, o, context);
+  return finishClassificationParallel(cloud, noise, ground, o, context, workers);
 }
 
 function unitsOf(o: z.output<typeof classifyOptionsSchema>): { unitToMetre: number; verticalUnitToMetre: number } {
   return { unitToMetre: o.unitToMetre, verticalUnitToMetre: o.verticalUnitToMetre ?? o.unitToMetre };
 }
 
-/** HAG, buildings, vegetation bands and the `existing` rule, once noise and ground are known. */
-function finishClassification(
+/** What the last stages share: the height above ground and the points whose vendor class is kept. */
+interface HeightStage {
+  hag: Float32Array;
+  vendorKept: Uint8Array;
+  buildings: BuildingOptions;
+}
+
+/** HAG (vendor-kept classes taken out of the ground first), once noise and ground are known. */
+function heightStage(
   cloud: PointChunk,
-  noise: Uint8Array,
   ground: Uint8Array,
   o: z.output<typeof classifyOptionsSchema>,
   context: StepContext,
-): ClassifyResult {
+): HeightStage {
   if (context.signal?.aborted) throw new Cancelled();
   const { unitToMetre: hu, verticalUnitToMetre: vu } = unitsOf(o);
   const count = cloud.count;
-  const progress = (f: number, step: string) => context.progress?.(f, step);
-  progress(0.55, 'hag');
-  const classification = new Uint8Array(count);
+  context.progress?.(0.55, 'hag');
   const input = cloud.classification;
   const vendorKept = new Uint8Array(count);
   if (input) {
@@ -166,14 +170,60 @@ function finishClassification(
   } else {
     hag = new Float32Array(count);
   }
-  progress(0.7, 'buildings');
-  const building = findBuildings(cloud, ground, noise, hag, {
+  context.progress?.(0.7, 'buildings');
+  const buildings: BuildingOptions = {
     minHeight: o.buildingMinHeight,
     minArea: o.buildingMinArea,
     roofPlanarity: o.roofPlanarity,
     unitToMetre: hu,
     verticalUnitToMetre: vu,
-  });
+  };
+  return { hag, vendorKept, buildings };
+}
+
+/** HAG, buildings, vegetation bands and the `existing` rule, once noise and ground are known. */
+function finishClassification(
+  cloud: PointChunk,
+  noise: Uint8Array,
+  ground: Uint8Array,
+  o: z.output<typeof classifyOptionsSchema>,
+  context: StepContext,
+): ClassifyResult {
+  const stage = heightStage(cloud, ground, o, context);
+  const building = findBuildings(cloud, ground, noise, stage.hag, stage.buildings);
+  return labelStage(cloud, noise, ground, o, context, stage, building);
+}
+
+/** {@link finishClassification} with the roof plane fits of the buildings in worker threads. */
+async function finishClassificationParallel(
+  cloud: PointChunk,
+  noise: Uint8Array,
+  ground: Uint8Array,
+  o: z.output<typeof classifyOptionsSchema>,
+  context: StepContext,
+  workers?: number,
+): Promise<ClassifyResult> {
+  const stage = heightStage(cloud, ground, o, context);
+  const building = await findBuildingsParallel(cloud, ground, noise, stage.hag, stage.buildings, workers);
+  return labelStage(cloud, noise, ground, o, context, stage, building);
+}
+
+/** Wires, vegetation bands and the `existing` rule, once the buildings are known. */
+function labelStage(
+  cloud: PointChunk,
+  noise: Uint8Array,
+  ground: Uint8Array,
+  o: z.output<typeof classifyOptionsSchema>,
+  context: StepContext,
+  { hag, vendorKept }: HeightStage,
+  building: Uint8Array,
+): ClassifyResult {
+  if (context.signal?.aborted) throw new Cancelled();
+  const { unitToMetre: hu, verticalUnitToMetre: vu } = unitsOf(o);
+  const count = cloud.count;
+  const progress = (f: number, step: string) => context.progress?.(f, step);
+  const classification = new Uint8Array(count);
+  const input = cloud.classification;
   progress(0.8, 'wires');
   const excluded = new Uint8Array(count);
   for (let i = 0; i < count; i++) excluded[i] = noise[i] || ground[i] ? 1 : 0;

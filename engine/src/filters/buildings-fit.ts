@@ -1,0 +1,82 @@
+/**
+ * Roof plane fits over ranges of slots in worker threads: each slot's fit
+ * reads only the slots around it, so ranges are independent and the result
+ * is the one `fitPlanes` gives on one thread.
+ */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { threadExecArgv } from '../core/worker-bundle.mjs';
+import type { FitSlots, PlaneFits } from './buildings.js';
+import type { FitTask } from './buildings-fit.task.js';
+
+let pool: Piscina | null = null;
+
+function workerPool(threads: number): Piscina {
+  if (!pool || pool.maxThreads !== threads) {
+    pool = new Piscina({
+      filename: new URL('./buildings-fit.worker.mjs', import.meta.url).href,
+      minThreads: 0,
+      maxThreads: threads,
+      idleTimeout: 2000,
+      execArgv: threadExecArgv(),
+    });
+  }
+  return pool;
+}
+
+function shared<T extends Float64Array | Int32Array | Uint8Array>(a: T): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const Ctor = a.constructor as new (b: SharedArrayBuffer) => T;
+  const s = new Ctor(new SharedArrayBuffer(a.byteLength));
+  s.set(a);
+  return s;
+}
+
+/**
+ * `fitPlanes` of every slot, in `2 × threads` ranges over worker threads
+ * (default: one per core); ranges are cut by slot count.
+ */
+export async function fitPlanesParallel(
+  s: FitSlots,
+  metre: number,
+  planarity: number,
+  workers?: number,
+): Promise<PlaneFits> {
+  const threads = Math.max(1, workers ?? availableParallelism());
+  const slots: FitSlots = {
+    x: shared(s.x),
+    y: shared(s.y),
+    z: shared(s.z),
+    cell: shared(s.cell),
+    single: shared(s.single),
+    count: s.count,
+    radius: s.radius,
+    grid: { cols: s.grid.cols, rows: s.grid.rows, start: shared(s.grid.start) },
+  };
+  const n = s.count;
+  const fits: PlaneFits = {
+    radius: new Float32Array(n),
+    rms: new Float32Array(n),
+    seedable: new Uint8Array(n),
+    nx: new Float32Array(n),
+    ny: new Float32Array(n),
+    nz: new Float32Array(n),
+  };
+  const parts = Math.min(n, 2 * threads);
+  const runner = workerPool(threads);
+  await Promise.all(
+    Array.from({ length: parts }, async (_, k) => {
+      const from = Math.floor((k * n) / parts);
+      const to = Math.floor(((k + 1) * n) / parts);
+      const task: FitTask = { slots, metre, planarity, from, to };
+      const part = (await runner.run(task)) as PlaneFits;
+      fits.radius.set(part.radius, from);
+      fits.rms.set(part.rms, from);
+      fits.seedable.set(part.seedable, from);
+      fits.nx.set(part.nx, from);
+      fits.ny.set(part.ny, from);
+      fits.nz.set(part.nz, from);
+    }),
+  );
+  return fits;
+}
