@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectionStats, findCollection, listCollectionsOfOwner } from '../src/db/queries/features.queries.js';
 import { bearer, json } from './accounts.js';
 import { createTestApp, type TestApp } from './app.js';
@@ -306,6 +306,97 @@ describe('OGC collection requests: credentials and collection in one round trip,
     expect(page.numberMatched).toBe(100);
     expect(page.features.map((f: { id: number }) => f.id)).toEqual(replaced.slice(98, 101));
     expect(page.features[0].properties).toEqual({ k: 98 });
+  });
+
+  it("records a token's use once a minute, outside the read-only look-up of each request", async () => {
+    const made = await makeToken(ada);
+    const auth = bearer(made.token);
+    const lastUsed = async () =>
+      (
+        await t.tdb.db
+          .selectFrom('access_tokens')
+          .select('last_used_at')
+          .where('id', '=', made.id)
+          .executeTakeFirstOrThrow()
+      ).last_used_at;
+    expect(await lastUsed()).toBeNull();
+    // Never used: the look-up, the record of the use, the page.
+    expect(await counted(`/ogc/collections/${grid}/items?limit=2`, auth)).toEqual({ status: 200, queries: 3 });
+    const first = await lastUsed();
+    expect(first).not.toBeNull();
+    // Recorded less than a minute ago: nothing more to write.
+    expect(await counted(`/ogc/collections/${grid}/items?limit=2&offset=4`, auth)).toEqual({ status: 200, queries: 2 });
+    expect(await lastUsed()).toEqual(first);
+    // Recorded two minutes ago (in the database; this process also remembers when it last wrote it, so moved back too).
+    await sql`UPDATE access_tokens SET last_used_at = now() - interval '2 minutes' WHERE id = ${made.id}`.execute(
+      t.tdb.db,
+    );
+    const stale = new Date((await lastUsed())!).getTime();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+    try {
+      expect((await get(`/ogc/collections/${grid}/items?limit=2`, auth)).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(new Date((await lastUsed())!).getTime()).toBeGreaterThan(stale + 60_000);
+  });
+
+  it('writes default-CRS items from the GeoJSON text stored with each feature, the same bytes as built from its parts', async () => {
+    const { db } = t.tdb;
+    const layer = await db
+      .selectFrom('layers')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('type', '=', 'VECTOR')
+      .executeTakeFirstOrThrow();
+    const asset = (
+      await db
+        .insertInto('assets')
+        .values({ project_id: projectId, layer_id: layer.id, type: 'POWER_LINE', status: 'READY', name: 'texts' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    // 3D lines and points, a polygon with a hole, awkward properties, and an id above 2^53 (a JSON string).
+    await sql`
+      INSERT INTO features (asset_id, geom, properties) VALUES
+        (${asset}, ST_GeomFromText('LINESTRING Z (138.550000001 -35.05 12.25, 138.5512345678912 -35.0498765432101 13.5)', 4326),
+         '{"span": 1, "name": "ligne \\"A\\" — été", "nested": {"a": [1, 2.50, null]}, "tiny": 1e-9}'),
+        (${asset}, ST_GeomFromText('POINT Z (138.551 -35.049 30.125)', 4326), '{}'),
+        (${asset}, ST_GeomFromText('POLYGON ((138.55 -35.05, 138.552 -35.05, 138.552 -35.048, 138.55 -35.05), (138.5505 -35.0498, 138.5515 -35.0498, 138.5515 -35.0490, 138.5505 -35.0498))', 4326),
+         '{"kind": "area", "ok": true}')`.execute(db);
+    await sql`
+      INSERT INTO features (id, asset_id, geom, properties) OVERRIDING SYSTEM VALUE
+      VALUES (9007199254740993, ${asset}, ST_SetSRID(ST_MakePoint(138.5501, -35.0501), 4326), '{"big": true}')`.execute(
+      db,
+    );
+    const { ogcCollection, itemsPage, itemsPageGeoJson, featureJson, parseItemsQuery } = await import(
+      '../src/services/ogc.service.js'
+    );
+    const { token } = await makeToken(ada);
+    const creds = { tokenParam: undefined, bearer: token, auth: { token: null } as never };
+    // This collection's ids are not dense (paged by offset); the grid's are (paged from its first id).
+    for (const id of [asset, grid]) {
+      const col = await ogcCollection(t.deps, creds, id);
+      for (const params of [{}, { offset: '1', limit: '2' }, { bbox: '138.5,-35.1,138.6,-35.0', offset: '1' }]) {
+        const q = await parseItemsQuery(t.deps, col, params);
+        const parts = await itemsPage(t.deps, col, q);
+        const texts = await itemsPageGeoJson(t.deps, col, q);
+        expect(parts.rows.length, `${id} ${JSON.stringify(params)}`).toBeGreaterThan(0);
+        expect(texts).toEqual({ matched: parts.matched, rows: parts.rows.map((r) => featureJson(r)) });
+      }
+    }
+    const page = await json(await get(`/ogc/collections/${asset}/items`, bearer(token)));
+    expect(page.features.map((f: { id: unknown }) => f.id).slice(-1)).toEqual(['9007199254740993']);
+    expect(page.features[0].properties).toEqual({
+      span: 1,
+      name: 'ligne "A" — été',
+      nested: { a: [1, 2.5, null] },
+      tiny: 1e-9,
+    });
+    expect(page.features[0].geometry.coordinates[1]).toEqual([138.55123457, -35.04987654, 13.5]);
+    // Another CRS is written from the geometry at request time, as before.
+    const other = await json(await get(`/ogc/collections/${asset}/items?crs=EPSG:4326&limit=1`, bearer(token)));
+    expect(other.features[0].geometry.coordinates[0]).toEqual([-35.05, 138.55, 12.25]);
   });
 
   it("finds whether a collection has features from the asset index, never by scanning other assets' rows", async () => {

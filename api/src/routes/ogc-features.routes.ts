@@ -6,6 +6,7 @@ import {
   featureJson,
   itemOf,
   itemsPage,
+  itemsPageGeoJson,
   jsonSchemaType,
   listCollectionsFor,
   parseItemsQuery,
@@ -145,7 +146,11 @@ export function ogcFeaturesRoutes(deps: AppDeps) {
     const col = await collection(c);
     const params = queryOf(c);
     const q = await parseItemsQuery(deps, col, params);
-    const page_ = await itemsPage(deps, col, q);
+    // JSON: each feature's GeoJSON text (stored with the feature in the storage CRS); HTML: its parts.
+    const page_ =
+      format === 'html'
+        ? { html: true as const, ...(await itemsPage(deps, col, q)) }
+        : { html: false as const, ...(await itemsPageGeoJson(deps, col, q)) };
     const links = new OgcLinks(deps, c);
     const path = `/collections/${col.row.asset_id}/items`;
     // Paging links keep every parameter of the request but the offset (and f, set per link).
@@ -192,7 +197,7 @@ export function ogcFeaturesRoutes(deps: AppDeps) {
     };
     noStore(c);
     c.header('Content-Crs', `<${q.crs.uri}>`);
-    if (format === 'html') {
+    if (page_.html) {
       const features = page_.rows.map((r) => ({
         id: r.id,
         geometry: JSON.parse(r.geometry) as { type: string },
@@ -235,7 +240,7 @@ ${table(
       links: [...self, ...paging, collectionLink],
     });
     // The features' text is assembled from PostGIS's GeoJSON without parsing it again.
-    return c.body(`${head.slice(0, -1)},"features":[${page_.rows.map((r) => featureJson(r)).join(',')}]}`);
+    return c.body(`${head.slice(0, -1)},"features":[${page_.rows.join(',')}]}`);
   });
 
   app.get('/collections/:collectionId/items/:featureId', async (c) => {

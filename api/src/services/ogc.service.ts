@@ -9,10 +9,13 @@ import {
   findCollectionAccess,
   findFeature,
   type GeometryOutput,
+  isStoredOutput,
   listCollections,
   listCollectionsOfOwner,
   pageFeatures,
+  pageStoredFeatures,
   propertyStats,
+  recordAccessTokenUse,
   type ScalarType,
 } from '../db/queries/features.queries.js';
 import { findProjectByShareToken } from '../db/queries/projects.queries.js';
@@ -406,13 +409,25 @@ export async function collectionFor(deps: AppDeps, viewer: Viewer | null, id: st
   return (await withStats(deps, [row]))[0]!;
 }
 
+/** When this process last recorded each token's use (ms): at most once a minute, whatever the concurrency. */
+const usesRecorded = new Map<string, number>();
+
+async function recordUse(deps: AppDeps, tokenId: string): Promise<void> {
+  const now = Date.now();
+  if (now - (usesRecorded.get(tokenId) ?? 0) < 60_000) return;
+  if (usesRecorded.size >= MAX_CACHED) usesRecorded.clear();
+  usesRecorded.set(tokenId, now);
+  await recordAccessTokenUse(deps.database, tokenId);
+}
+
 /**
  * The collection `id` for a request's credentials, as {@link ogcViewer} then
  * {@link collectionFor} decide (same order, same errors), in one database
  * round trip for a personal access token or a share token: the token, its
  * user, the share and the collection with its project are read by one query
  * (nothing cached, so a revoked token or share, or a deleted asset, ends at
- * once). A session still costs its own look-up of the user.
+ * once); a token's use is recorded by a second one, once a minute. A session
+ * still costs its own look-up of the user.
  */
 export async function ogcCollection(deps: AppDeps, creds: OgcCredentials, id: string): Promise<Collection> {
   let accessToken: string | null = null;
@@ -433,8 +448,10 @@ export async function ogcCollection(deps: AppDeps, creds: OgcCredentials, id: st
     shareToken,
   });
   let viewer: Viewer;
-  if (accessToken !== null) viewer = asUser(accessTokenUser(found.token));
-  else if (found.shareTokenKnown) viewer = { kind: 'share', token: shareToken! };
+  if (accessToken !== null) {
+    viewer = asUser(accessTokenUser(found.token));
+    if (found.token!.use_unrecorded) await recordUse(deps, found.token!.token_id);
+  } else if (found.shareTokenKnown) viewer = { kind: 'share', token: shareToken! };
   else throw invalidTokenParam();
   if (!found.collection || !canRead(viewer, found.collection)) throw noSuchCollection();
   return (await withStats(deps, [found.collection]))[0]!;
@@ -586,12 +603,19 @@ function timeMatches(c: Collection, t: TimeInterval | null): boolean {
   return (t.start === null || t.start <= day.end) && (t.end === null || t.end >= day.start);
 }
 
-/** One page of items. `matched` is the number of features matching (every page). */
-export async function itemsPage(
+/**
+ * One page of items, read by `read` (parts or whole GeoJSON texts). `matched`
+ * is the number of features matching (every page).
+ */
+async function readItems<T>(
   deps: AppDeps,
   c: Collection,
   q: ItemsQuery,
-): Promise<{ matched: number; rows: FeatureText[] }> {
+  read: (
+    database: AppDeps['database'],
+    ask: Parameters<typeof pageFeatures>[1],
+  ) => Promise<{ matched: number | null; rows: T[] }>,
+): Promise<{ matched: number; rows: T[] }> {
   if (!timeMatches(c, q.datetime)) return { matched: 0, rows: [] };
   const unfiltered = !q.bbox && !q.filter;
   const ask = {
@@ -610,11 +634,42 @@ export async function itemsPage(
     if (expected === 0) return { matched: c.stats.features, rows: [] };
     const first = BigInt(denseFrom);
     const ids = { from: String(first + BigInt(q.offset)), to: String(first + BigInt(c.stats.features - 1)) };
-    const page = await pageFeatures(deps.database, { ...ask, ids });
+    const page = await read(deps.database, { ...ask, ids });
     if (page.rows.length === expected) return { matched: c.stats.features, rows: page.rows };
   }
-  const page = await pageFeatures(deps.database, ask);
+  const page = await read(deps.database, ask);
   return { matched: page.matched ?? c.stats.features, rows: page.rows };
+}
+
+/** One page of items, each feature's parts (id, geometry and properties texts). */
+export function itemsPage(
+  deps: AppDeps,
+  c: Collection,
+  q: ItemsQuery,
+): Promise<{ matched: number; rows: FeatureText[] }> {
+  return readItems(deps, c, q, pageFeatures);
+}
+
+/**
+ * One page of items, each feature's GeoJSON text ({@link featureJson}): in the
+ * storage CRS the texts stored with the features (features.feature_json, the
+ * same bytes), else built from the parts.
+ */
+export function itemsPageGeoJson(
+  deps: AppDeps,
+  c: Collection,
+  q: ItemsQuery,
+): Promise<{ matched: number; rows: string[] }> {
+  if (isStoredOutput(q.crs)) {
+    return readItems(deps, c, q, async (database, ask) => {
+      const page = await pageStoredFeatures(database, ask);
+      return { matched: page.matched, rows: page.features };
+    });
+  }
+  return readItems(deps, c, q, async (database, ask) => {
+    const page = await pageFeatures(database, ask);
+    return { matched: page.matched, rows: page.rows.map((r) => featureJson(r)) };
+  });
 }
 
 /** One feature of a collection; 404 when the collection has no such feature. */
