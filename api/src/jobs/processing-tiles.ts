@@ -9,7 +9,7 @@
  * is taken again; only that tile is lost.
  */
 import { mkdir, rm } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Cancelled } from '@nuage/engine/core/errors.js';
 import type { TileGrid } from '@nuage/engine/tiled/plan.js';
@@ -40,7 +40,7 @@ import {
 import type { Logger } from '../log.js';
 import type { JobContext } from './job-runner.js';
 import { PermanentJobError } from './job-runner.js';
-import { pidAlive } from './recovery.js';
+import { pidAlive, processTable } from './recovery.js';
 import { localCopy, uploadFile } from './store-io.js';
 
 /** Tries of one tile before the processing fails. */
@@ -63,14 +63,15 @@ export function tileWorkPrefix(projectId: string, cloudAssetId: string, jobId: s
 }
 
 /**
- * Running tiles whose worker process is gone (no heartbeat row, or on this
- * host a pid that no longer exists) go back to PENDING at once; on other hosts the tile heartbeat's
- * age (TILE_STALE_SECONDS) tells.
+ * Running tiles whose worker process is gone (no heartbeat row, or in this
+ * process table a pid that no longer exists) go back to PENDING at once; on
+ * other hosts (or in other containers) the tile heartbeat's age
+ * (TILE_STALE_SECONDS) tells.
  */
 async function releaseDeadTiles(deps: AppDeps, jobId: string, log: Logger): Promise<void> {
-  const here = hostname();
+  const here = processTable();
   for (const t of await runningTiles(deps.database.db, jobId)) {
-    // No heartbeat row: the worker stopped (or was found dead and swept). Same host: its pid tells.
+    // No heartbeat row: the worker stopped (or was found dead and swept). Same process table: its pid tells.
     const dead = t.hostname === null || (t.hostname === here && t.pid !== null && !pidAlive(t.pid));
     if (!dead) continue;
     await releaseTile(deps.database.db, jobId, t.tile, t.worker_id);

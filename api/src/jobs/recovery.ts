@@ -1,3 +1,4 @@
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import type { AppDeps } from '../context.js';
@@ -22,6 +23,33 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+let table: string | undefined;
+
+/**
+ * The process table this process lives in, where a worker's pid means
+ * something: what worker heartbeats record (their `hostname` column) and what
+ * the dead-worker checks compare before they trust a pid. The hostname alone
+ * is not enough: two containers with host networking (or two machines named
+ * alike) share a hostname, yet each has its own processes, so a pid of the
+ * other is absent or another process here. On Linux the PID namespace and the
+ * boot id are added (`worker-7 pid:[4026532291]@5d3c1e2a`); elsewhere the
+ * hostname alone.
+ */
+export function processTable(): string {
+  if (table === undefined) {
+    let where = '';
+    try {
+      const pidNamespace = readlinkSync('/proc/self/ns/pid');
+      const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().slice(0, 8);
+      where = ` ${pidNamespace}@${boot}`;
+    } catch {
+      // No /proc (not Linux): the hostname.
+    }
+    table = `${hostname()}${where}`;
+  }
+  return table;
+}
+
 interface RunningJob {
   id: string;
   worker_id: string | null;
@@ -34,8 +62,9 @@ interface RunningJob {
 /**
  * Releases the jobs of workers that died (SIGKILL, crash, lost machine) so
  * they run again now rather than after graphile-worker's 4-hour lock timeout.
- * A worker is dead when its heartbeat row is missing, when it ran on this host
- * and its process no longer exists, or (other hosts) when its heartbeat is
+ * A worker is dead when its heartbeat row is missing, when it ran in this
+ * process table (processTable) and its process no longer exists, or
+ * (other hosts, other containers) when its heartbeat is
  * older than DEAD_AFTER_SECONDS. Its jobs
  * go back to PENDING and their graphile-worker locks are released; the runs
  * that follow resume or redo the work idempotently (charges are keyed per job).
@@ -49,9 +78,9 @@ export async function releaseJobsOfDeadWorkers(deps: AppDeps, selfId: string): P
            extract(epoch FROM now() - h.beat_at)::float8 AS hb_age
     FROM jobs j LEFT JOIN worker_heartbeats h ON h.worker_id = j.worker_id
     WHERE j.state = 'PROGRESS' AND j.worker_id IS DISTINCT FROM ${selfId}`.execute(db);
-  const here = hostname();
-  // On this host the process table is the truth (a busy worker may beat late);
-  // elsewhere the heartbeat's age is.
+  const here = processTable();
+  // In this process table the pid is the truth (a busy worker may beat late);
+  // elsewhere (other hosts, other containers) the heartbeat's age is.
   const dead = rows.rows.filter((r) => {
     if (r.hb_age === null) return true;
     if (r.hb_hostname === here) return r.hb_pid === process.pid || !pidAlive(r.hb_pid!);

@@ -8,7 +8,7 @@ import { recordHeartbeat, removeHeartbeat } from '../db/queries/health.queries.j
 import { BILLING_CRON } from '../jobs/billing.task.js';
 import { createTaskList } from '../jobs/index.js';
 import { ensureQueue } from '../jobs/queue.js';
-import { startRecovery } from '../jobs/recovery.js';
+import { processTable, startRecovery } from '../jobs/recovery.js';
 import { tilerOptionsForJobs } from '../services/global-parameters.service.js';
 
 /** A running job worker; `stop()` stops taking jobs and lets running ones finish or hands them back. */
@@ -65,7 +65,8 @@ export async function startWorker(deps: AppDeps, options: { databaseUrl: string 
     throw err;
   });
   const beat = () =>
-    recordHeartbeat(deps.database.db, { workerId: id, hostname: hostname(), pid: process.pid }).catch((err) =>
+    // `hostname` holds the process table (hostname, PID namespace, boot) the pid belongs to.
+    recordHeartbeat(deps.database.db, { workerId: id, hostname: processTable(), pid: process.pid }).catch((err) =>
       deps.log.warn({ err }, 'worker heartbeat failed'),
     );
   await beat();
