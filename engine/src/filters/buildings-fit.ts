@@ -4,25 +4,11 @@
  * is the one `fitPlanes` gives on one thread.
  */
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
-import { threadExecArgv } from '../core/worker-bundle.mjs';
+import { threadPool } from '../core/thread-pool.js';
 import type { FitSlots, PlaneFits } from './buildings.js';
 import type { FitTask } from './buildings-fit.task.js';
 
-let pool: Piscina | null = null;
-
-function workerPool(threads: number): Piscina {
-  if (!pool || pool.maxThreads !== threads) {
-    pool = new Piscina({
-      filename: new URL('./buildings-fit.worker.mjs', import.meta.url).href,
-      minThreads: 0,
-      maxThreads: threads,
-      idleTimeout: 2000,
-      execArgv: threadExecArgv(),
-    });
-  }
-  return pool;
-}
+const workerPool = threadPool(new URL('./buildings-fit.worker.mjs', import.meta.url));
 
 function shared<T extends Float64Array | Int32Array | Uint8Array>(a: T): T {
   if (a.buffer instanceof SharedArrayBuffer) return a;

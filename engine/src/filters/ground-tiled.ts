@@ -1,9 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
 import { quantiles } from '../core/select.js';
-import { threadExecArgv } from '../core/worker-bundle.mjs';
+import { threadPool } from '../core/thread-pool.js';
 import type { GroundOptions } from './ground.filter.js';
 import { type GroundTileTask, runGroundTile } from './ground-tile.task.js';
 import type { NoiseOptions } from './noise.filter.js';
@@ -21,20 +20,7 @@ export interface TiledGroundOptions {
   minPointsPerTile?: number;
 }
 
-let pool: Piscina | null = null;
-
-function workerPool(threads: number): Piscina {
-  if (!pool || pool.maxThreads !== threads) {
-    pool = new Piscina({
-      filename: new URL('./ground.worker.mjs', import.meta.url).href,
-      minThreads: 0,
-      maxThreads: threads,
-      idleTimeout: 2000,
-      execArgv: threadExecArgv(),
-    });
-  }
-  return pool;
-}
+const workerPool = threadPool(new URL('./ground.worker.mjs', import.meta.url));
 
 /**
  * Strip limits by point count quantiles, so strips hold similar numbers of

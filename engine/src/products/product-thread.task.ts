@@ -7,7 +7,7 @@
  */
 import { type MessagePort, threadId } from 'node:worker_threads';
 import { Cancelled } from '../core/errors.js';
-import type { ProductContext, ProductResult } from '../core/product.js';
+import type { ProductContext, ProductDefinition, ProductResult } from '../core/product.js';
 import type { TilerOptions } from '../tiler/tiler-options.js';
 import type { ProcessingOptions } from './options.js';
 import { PRODUCTS } from './registry.js';
@@ -55,6 +55,24 @@ export function serializeError(error: unknown): SerializedError {
   return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}), props };
 }
 
+/** `need` and `use` of a product's context over the values of a run, refusing what it did not declare. */
+export function valueReaders(
+  product: ProductDefinition,
+  values: ReadonlyMap<string, unknown>,
+): Pick<ProductContext, 'need' | 'use'> {
+  return {
+    need: <T>(id: string): T => {
+      if (!product.needs.includes(id)) throw new Error(`product ${product.id} reads ${id} without needing it`);
+      if (!values.has(id)) throw new Error(`product ${product.id} needs ${id}, which has no value`);
+      return values.get(id) as T;
+    },
+    use: <T>(id: string): T | undefined => {
+      if (!product.uses?.includes(id)) throw new Error(`product ${product.id} uses ${id} without declaring it`);
+      return values.get(id) as T | undefined;
+    },
+  };
+}
+
 /** Runs one task; every message goes through `post`. Exported for tests (no thread needed). */
 export async function runLaneTask(task: LaneTask, post: (m: LaneMessage) => void, signal: AbortSignal): Promise<void> {
   try {
@@ -64,15 +82,7 @@ export async function runLaneTask(task: LaneTask, post: (m: LaneMessage) => void
     const result = await product.run({
       input: task.input,
       options: task.options,
-      need: <T>(id: string): T => {
-        if (!product.needs.includes(id)) throw new Error(`product ${product.id} reads ${id} without needing it`);
-        if (!values.has(id)) throw new Error(`product ${product.id} needs ${id}, which has no value`);
-        return values.get(id) as T;
-      },
-      use: <T>(id: string): T | undefined => {
-        if (!product.uses?.includes(id)) throw new Error(`product ${product.id} uses ${id} without declaring it`);
-        return values.get(id) as T | undefined;
-      },
+      ...valueReaders(product, values),
       language: task.language,
       artifacts: () => task.artifacts,
       workDir: task.workDir,

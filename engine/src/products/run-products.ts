@@ -19,6 +19,7 @@ import type { TilerOptions } from '../tiler/tiler-options.js';
 import { productClosure as closureOf } from './catalog.js';
 import type { ProcessingOptions } from './options.js';
 import { NotTransferable, ProductLanes } from './product-lanes.js';
+import { valueReaders } from './product-thread.task.js';
 import { PRODUCTS } from './registry.js';
 
 /** One entry of `manifest.json`: a file or a folder of tiles a run made. */
@@ -382,15 +383,7 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
       result ??= await product.run({
         input: productInput,
         options: o.options,
-        need: <T>(id: string): T => {
-          if (!product.needs.includes(id)) throw new Error(`product ${product.id} reads ${id} without needing it`);
-          if (!values.has(id)) throw new Error(`product ${product.id} needs ${id}, which has no value`);
-          return values.get(id) as T;
-        },
-        use: <T>(id: string): T | undefined => {
-          if (!product.uses?.includes(id)) throw new Error(`product ${product.id} uses ${id} without declaring it`);
-          return values.get(id) as T | undefined;
-        },
+        ...valueReaders(product, values),
         language: o.language ?? 'en-US',
         artifacts: artifactsSoFar,
         workDir,

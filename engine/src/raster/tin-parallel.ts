@@ -1,24 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
-import { threadExecArgv } from '../core/worker-bundle.mjs';
+import { threadPool } from '../core/thread-pool.js';
 import type { Raster } from './raster.js';
 import { rasterizeTin } from './tin.js';
 import type { TinBandTask } from './tin-band.task.js';
 
-let pool: Piscina | null = null;
-
-function workerPool(threads: number): Piscina {
-  if (!pool || pool.maxThreads !== threads) {
-    pool = new Piscina({
-      filename: new URL('./tin.worker.mjs', import.meta.url).href,
-      minThreads: 0,
-      maxThreads: threads,
-      idleTimeout: 2000,
-      execArgv: threadExecArgv(),
-    });
-  }
-  return pool;
-}
+const workerPool = threadPool(new URL('./tin.worker.mjs', import.meta.url));
 
 /**
  * {@link rasterizeTin} over horizontal bands in worker threads: each band
