@@ -6,8 +6,9 @@ import { defineProduct, type ProductContext, type ProductResult } from '../core/
 import type { CrsInfo } from '../crs/index.js';
 import { type Raster, rasterRange } from '../raster/raster.js';
 import type { Feature } from '../writers/geojson.writer.js';
+import { type FlatLine, writeWgs84Lines } from '../writers/wgs84-lines.writer.js';
 import { productEntry } from './catalog.js';
-import { type DtmValue, featuresToWgs84, writeWgs84GeoJson } from './product-values.js';
+import { type DtmValue, featuresToWgs84, WGS84_DECIMALS } from './product-values.js';
 import { contourIntervalCm } from './terrain-options.js';
 
 /** Options of {@link buildContours}; intervals in centimetres (processing form: 10–1000 cm). */
@@ -78,6 +79,53 @@ export function buildContours(dtm: Raster, options: ContoursOptions = {}, contex
   return smooth;
 }
 
+/** Sides of a marching-squares quad. */
+const TOP = 0;
+const BOTTOM = 1;
+const LEFT = 2;
+const RIGHT = 3;
+
+/**
+ * Grid edge id of a side of quad (r, c): horizontal edge (r, c)-(r, c+1) is
+ * 2(rW+c); vertical (r, c)-(r+1, c) is 2(rW+c)+1.
+ */
+function edgeId(side: number, r: number, c: number, W: number): number {
+  if (side === TOP) return 2 * (r * W + c);
+  if (side === BOTTOM) return 2 * ((r + 1) * W + c);
+  if (side === LEFT) return 2 * (r * W + c) + 1;
+  return 2 * (r * W + c + 1) + 1;
+}
+
+/** Appends the interpolated crossing point of level `L` on a side of quad (r, c). */
+function pushCrossing(
+  out: number[],
+  side: number,
+  L: number,
+  tl: number,
+  tr: number,
+  br: number,
+  bl: number,
+  r: number,
+  c: number,
+  x0: number,
+  y0: number,
+  res: number,
+): void {
+  if (side === TOP) {
+    const t = (L - tl) / (tr - tl);
+    out.push(x0 + (c + t) * res, y0 - r * res);
+  } else if (side === BOTTOM) {
+    const t = (L - bl) / (br - bl);
+    out.push(x0 + (c + t) * res, y0 - (r + 1) * res);
+  } else if (side === LEFT) {
+    const t = (L - tl) / (bl - tl);
+    out.push(x0 + c * res, y0 - (r + t) * res);
+  } else {
+    const t = (L - tr) / (br - tr);
+    out.push(x0 + (c + 1) * res, y0 - (r + t) * res);
+  }
+}
+
 /** Marching squares for every level; segments chained by the grid edges they share. */
 function traceLevels(dtm: Raster, levels: Level[], context: StepContext): ContourLine[] {
   const values = Float64Array.from(levels, (l) => l.value);
@@ -98,7 +146,6 @@ function traceLevels(dtm: Raster, levels: Level[], context: StepContext): Contou
   const segCoords: number[][] = levels.map(() => []);
   const x0 = dtm.originX + res / 2;
   const y0 = dtm.originY - res / 2;
-  // Edge ids: horizontal edge (r, c)-(r, c+1) is 2(rW+c); vertical (r, c)-(r+1, c) is 2(rW+c)+1.
   for (let r = 0; r < H - 1; r++) {
     if (context.signal?.aborted) throw new Cancelled();
     for (let c = 0; c < W - 1; c++) {
@@ -115,71 +162,67 @@ function traceLevels(dtm: Raster, levels: Level[], context: StepContext): Contou
         // Corners at or above the level count as above (gdal_contour's convention).
         const idx = (tl >= L ? 8 : 0) | (tr >= L ? 4 : 0) | (br >= L ? 2 : 0) | (bl >= L ? 1 : 0);
         if (idx === 0 || idx === 15) continue;
-        const top = 2 * (r * W + c);
-        const bottom = 2 * ((r + 1) * W + c);
-        const left = 2 * (r * W + c) + 1;
-        const right = 2 * (r * W + c + 1) + 1;
-        const px = (e: number): [number, number] => {
-          // Interpolated crossing point on an edge of this quad.
-          if (e === top) {
-            const t = (L - tl) / (tr - tl);
-            return [x0 + (c + t) * res, y0 - r * res];
-          }
-          if (e === bottom) {
-            const t = (L - bl) / (br - bl);
-            return [x0 + (c + t) * res, y0 - (r + 1) * res];
-          }
-          if (e === left) {
-            const t = (L - tl) / (bl - tl);
-            return [x0 + c * res, y0 - (r + t) * res];
-          }
-          const t = (L - tr) / (br - tr);
-          return [x0 + (c + 1) * res, y0 - (r + t) * res];
-        };
-        const add = (a: number, b: number) => {
-          const pa = px(a);
-          const pb = px(b);
-          segEdges[li]!.push(a, b);
-          segCoords[li]!.push(pa[0], pa[1], pb[0], pb[1]);
-        };
+        let a: number;
+        let b: number;
+        // A second segment (saddles only): its two sides, else -1.
+        let a2 = -1;
+        let b2 = -1;
         switch (idx) {
           case 1:
           case 14:
-            add(left, bottom);
+            a = LEFT;
+            b = BOTTOM;
             break;
           case 2:
           case 13:
-            add(bottom, right);
+            a = BOTTOM;
+            b = RIGHT;
             break;
           case 3:
           case 12:
-            add(left, right);
+            a = LEFT;
+            b = RIGHT;
             break;
           case 4:
           case 11:
-            add(top, right);
+            a = TOP;
+            b = RIGHT;
             break;
           case 6:
           case 9:
-            add(top, bottom);
+            a = TOP;
+            b = BOTTOM;
             break;
           case 7:
           case 8:
-            add(left, top);
+            a = LEFT;
+            b = TOP;
             break;
-          case 5:
-          case 10: {
-            const centreAbove = (tl + tr + br + bl) / 4 >= L;
+          default: {
             // 5: tr and bl above; 10: tl and br above.
+            const centreAbove = (tl + tr + br + bl) / 4 >= L;
             if ((idx === 5) === centreAbove) {
-              add(left, top);
-              add(bottom, right);
+              a = LEFT;
+              b = TOP;
+              a2 = BOTTOM;
+              b2 = RIGHT;
             } else {
-              add(top, right);
-              add(left, bottom);
+              a = TOP;
+              b = RIGHT;
+              a2 = LEFT;
+              b2 = BOTTOM;
             }
-            break;
           }
+        }
+        const edges = segEdges[li]!;
+        const coords = segCoords[li]!;
+        edges.push(edgeId(a, r, c, W), edgeId(b, r, c, W));
+        pushCrossing(coords, a, L, tl, tr, br, bl, r, c, x0, y0, res);
+        pushCrossing(coords, b, L, tl, tr, br, bl, r, c, x0, y0, res);
+        if (a2 >= 0) {
+          edges.push(edgeId(a2, r, c, W), edgeId(b2, r, c, W));
+          pushCrossing(coords, a2, L, tl, tr, br, bl, r, c, x0, y0, res);
+          pushCrossing(coords, b2, L, tl, tr, br, bl, r, c, x0, y0, res);
         }
       }
     }
@@ -193,60 +236,73 @@ function traceLevels(dtm: Raster, levels: Level[], context: StepContext): Contou
   return lines;
 }
 
-/** Joins segments sharing grid edges into polylines. */
-function chain(edges: number[], coords: number[]): { coords: Float64Array; closed: boolean }[] {
+/**
+ * Joins segments sharing grid edges into polylines. A grid edge is crossed
+ * once per level, so it ends at most two segments: the segment ends are
+ * sorted by edge and each is paired with the other end on its edge
+ * (typed arrays and one sort instead of a map of lists per edge).
+ * Exported for its test.
+ */
+export function chain(
+  edges: ArrayLike<number>,
+  coords: ArrayLike<number>,
+): { coords: Float64Array; closed: boolean }[] {
   const n = edges.length / 2;
-  const byEdge = new Map<number, number[]>();
-  for (let s = 0; s < n; s++) {
-    for (let end = 0; end < 2; end++) {
-      const e = edges[2 * s + end]!;
-      const list = byEdge.get(e);
-      if (list) list.push(s);
-      else byEdge.set(e, [s]);
+  const ends = 2 * n;
+  // Sort keys: edge × ends + end index (exact below 2^53: edges and ends stay under 2^26 each).
+  const keys = new Float64Array(ends);
+  for (let j = 0; j < ends; j++) keys[j] = edges[j]! * ends + j;
+  keys.sort();
+  /** The other segment end on the same grid edge, or -1. */
+  const partner = new Int32Array(ends).fill(-1);
+  for (let k = 0; k + 1 < ends; k++) {
+    const j = keys[k]! % ends;
+    const next = keys[k + 1]! % ends;
+    if (edges[j] === edges[next]) {
+      partner[j] = next;
+      partner[next] = j;
+      k++;
     }
   }
   const used = new Uint8Array(n);
   const out: { coords: Float64Array; closed: boolean }[] = [];
-  const other = (s: number, e: number) => {
-    const list = byEdge.get(e)!;
-    for (const t of list) if (t !== s && !used[t]) return t;
-    return -1;
+  /** Walks from end `j` (entered through its edge) along unused segments; pushes points; returns the last edge reached. */
+  const walk = (j: number, push: (x: number, y: number) => void): number => {
+    let edge = edges[j]!;
+    for (;;) {
+      const t2 = partner[j]!;
+      if (t2 < 0) break;
+      const t = t2 >> 1;
+      if (used[t]) break;
+      used[t] = 1;
+      // Entered through end t2: leave through the segment's other end.
+      const leave = t2 ^ 1;
+      push(coords[2 * leave]!, coords[2 * leave + 1]!);
+      edge = edges[leave]!;
+      j = leave;
+    }
+    return edge;
   };
   for (let s0 = 0; s0 < n; s0++) {
     if (used[s0]) continue;
     used[s0] = 1;
     // Walk forward from the segment's second end, then backward from its first.
     const forward: number[] = [coords[4 * s0]!, coords[4 * s0 + 1]!, coords[4 * s0 + 2]!, coords[4 * s0 + 3]!];
-    let edge = edges[2 * s0 + 1]!;
-    let closed = false;
-    for (;;) {
-      const t = other(-1, edge);
-      if (t < 0) break;
-      used[t] = 1;
-      const flip = edges[2 * t]! !== edge;
-      const nx = flip ? coords[4 * t]! : coords[4 * t + 2]!;
-      const ny = flip ? coords[4 * t + 1]! : coords[4 * t + 3]!;
-      edge = flip ? edges[2 * t]! : edges[2 * t + 1]!;
-      forward.push(nx, ny);
-    }
-    if (edge === edges[2 * s0]!) closed = true;
+    const last = walk(2 * s0 + 1, (x, y) => {
+      forward.push(x, y);
+    });
+    const closed = last === edges[2 * s0]!;
     const backward: number[] = [];
     if (!closed) {
-      edge = edges[2 * s0]!;
-      for (;;) {
-        const t = other(-1, edge);
-        if (t < 0) break;
-        used[t] = 1;
-        const flip = edges[2 * t]! !== edge;
-        const nx = flip ? coords[4 * t]! : coords[4 * t + 2]!;
-        const ny = flip ? coords[4 * t + 1]! : coords[4 * t + 3]!;
-        edge = flip ? edges[2 * t]! : edges[2 * t + 1]!;
-        backward.push(ny, nx);
-      }
+      walk(2 * s0, (x, y) => {
+        backward.push(y, x);
+      });
     }
     // A ring's walk ends on its first point, so it is already closed.
-    const all = backward.reverse().concat(forward);
-    out.push({ coords: Float64Array.from(all), closed });
+    const all = new Float64Array(backward.length + forward.length);
+    for (let i = 0; i < backward.length; i++) all[i] = backward[backward.length - 1 - i]!;
+    all.set(forward, backward.length);
+    out.push({ coords: all, closed });
   }
   return out;
 }
@@ -295,12 +351,15 @@ function segmentsCross(
   return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
 }
 
+/** Segment entries above which a bucket cell is split into sub-cells before comparing pairs. */
+const DENSE_CELL = 32;
+
 /**
  * Finds pairs of different lines whose current geometry crosses (segments
  * bucketed on a grid of `cell`) and puts the raw, never-crossing geometry
- * back on both, until no crossing is left.
+ * back on both, until no crossing is left (at most 8 rounds). Exported for its test.
  */
-function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: number): void {
+export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: number): void {
   // Buckets as one grid over every vertex (raw and smoothed), counted then filled (typed arrays, no per-cell objects).
   let minX = Number.POSITIVE_INFINITY;
   let minY = Number.POSITIVE_INFINITY;
@@ -337,6 +396,8 @@ function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: number)
       }
     });
   };
+  /** Lines whose geometry changed in the last round (every line before the first). */
+  const changed = new Uint8Array(lines.length).fill(1);
   for (let round = 0; round < 8; round++) {
     const start = new Int32Array(cols * rows + 1);
     eachCell((k) => {
@@ -352,38 +413,83 @@ function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: number)
       entrySegment[at] = s;
     });
     const revert = new Set<number>();
+    /** Tests entries a and b of `pool` (entry indices) and marks both lines when they cross. */
+    const testPair = (a: number, b: number) => {
+      const la = entryLine[a]!;
+      const lb = entryLine[b]!;
+      if (lb === la) return;
+      if (!changed[la] && !changed[lb]) return;
+      if (lines[la] === raw[la] && lines[lb] === raw[lb]) return;
+      const ca = lines[la]!.coordinates;
+      const cb = lines[lb]!.coordinates;
+      const sa = entrySegment[a]!;
+      const sb = entrySegment[b]!;
+      if (
+        segmentsCross(ca[sa]!, ca[sa + 1]!, ca[sa + 2]!, ca[sa + 3]!, cb[sb]!, cb[sb + 1]!, cb[sb + 2]!, cb[sb + 3]!)
+      ) {
+        revert.add(la);
+        revert.add(lb);
+      }
+    };
     for (let k = 0; k < cols * rows; k++) {
+      const begin = start[k]!;
       const end = start[k + 1]!;
-      for (let a = start[k]!; a < end; a++) {
-        const la = entryLine[a]!;
-        const ca = lines[la]!.coordinates;
-        const sa = entrySegment[a]!;
-        for (let b = a + 1; b < end; b++) {
-          const lb = entryLine[b]!;
-          if (lb === la) continue;
-          if (lines[la] === raw[la] && lines[lb] === raw[lb]) continue;
-          const cb = lines[lb]!.coordinates;
-          const sb = entrySegment[b]!;
-          if (
-            segmentsCross(
-              ca[sa]!,
-              ca[sa + 1]!,
-              ca[sa + 2]!,
-              ca[sa + 3]!,
-              cb[sb]!,
-              cb[sb + 1]!,
-              cb[sb + 2]!,
-              cb[sb + 3]!,
-            )
-          ) {
-            revert.add(la);
-            revert.add(lb);
-          }
+      if (end - begin > DENSE_CELL) {
+        denseCell(k, begin, end);
+        continue;
+      }
+      for (let a = begin; a < end; a++) for (let b = a + 1; b < end; b++) testPair(a, b);
+    }
+    /**
+     * A cell crossed by many lines (a steep slope): its entries are bucketed
+     * again on a finer grid of s × s sub-cells, so only segments sharing a
+     * sub-cell are compared. Two crossing segments both cover the sub-cell of
+     * their crossing point (the sub-cell of a coordinate is monotonic in it).
+     */
+    function denseCell(k: number, begin: number, end: number): void {
+      const m = end - begin;
+      const s = Math.min(64, Math.ceil(Math.sqrt(m / 4)));
+      const bx = (k % cols) + c0;
+      const by = Math.floor(k / cols) + r0;
+      const sub = (v: number, base: number) => Math.min(s - 1, Math.max(0, Math.floor((v / cell - base) * s)));
+      const range = new Int32Array(4 * m);
+      const subStart = new Int32Array(s * s + 1);
+      for (let i = 0; i < m; i++) {
+        const e = begin + i;
+        const c = lines[entryLine[e]!]!.coordinates;
+        const sg = entrySegment[e]!;
+        const minC = sub(Math.min(c[sg]!, c[sg + 2]!), bx);
+        const maxC = sub(Math.max(c[sg]!, c[sg + 2]!), bx);
+        const minR = sub(Math.min(c[sg + 1]!, c[sg + 3]!), by);
+        const maxR = sub(Math.max(c[sg + 1]!, c[sg + 3]!), by);
+        range[4 * i] = minC;
+        range[4 * i + 1] = maxC;
+        range[4 * i + 2] = minR;
+        range[4 * i + 3] = maxR;
+        for (let x = minC; x <= maxC; x++) for (let y = minR; y <= maxR; y++) subStart[y * s + x + 1]!++;
+      }
+      for (let q = 0; q < s * s; q++) subStart[q + 1]! += subStart[q]!;
+      const fill = subStart.slice(0, s * s);
+      const subEntry = new Int32Array(subStart[s * s]!);
+      for (let i = 0; i < m; i++) {
+        for (let x = range[4 * i]!; x <= range[4 * i + 1]!; x++) {
+          for (let y = range[4 * i + 2]!; y <= range[4 * i + 3]!; y++) subEntry[fill[y * s + x]!++] = begin + i;
+        }
+      }
+      for (let q = 0; q < s * s; q++) {
+        const qEnd = subStart[q + 1]!;
+        for (let a = subStart[q]!; a < qEnd; a++) {
+          for (let b = a + 1; b < qEnd; b++) testPair(subEntry[a]!, subEntry[b]!);
         }
       }
     }
     if (revert.size === 0) return;
-    for (const li of revert) lines[li] = raw[li]!;
+    // Only pairs with a line changed in this round can cross in the next: any other pair was tested as it is.
+    changed.fill(0);
+    for (const li of revert) {
+      lines[li] = raw[li]!;
+      changed[li] = 1;
+    }
   }
 }
 
@@ -397,6 +503,16 @@ export function* contourFeatures(lines: ContourLine[]): Generator<Feature> {
     yield {
       type: 'Feature',
       geometry: { type: 'LineString', coordinates },
+      properties: { elevation: Math.round(line.elevation * 1000) / 1000, kind: line.kind },
+    };
+  }
+}
+
+/** Contour lines as flat lines with the properties of {@link contourFeatures}. */
+function* contourFlatLines(lines: ContourLine[]): Generator<FlatLine> {
+  for (const line of lines) {
+    yield {
+      coordinates: line.coordinates,
       properties: { elevation: Math.round(line.elevation * 1000) / 1000, kind: line.kind },
     };
   }
@@ -416,7 +532,8 @@ async function contourResult(
   name: string,
 ): Promise<ProductResult> {
   const file = path.join(ctx.workDir, `${name}.geojson`);
-  const written = await writeWgs84GeoJson(file, contourFeatures(lines), crs);
+  // The bytes writeWgs84GeoJson(file, contourFeatures(lines), crs) writes, from the flat coordinates.
+  const written = await writeWgs84Lines(file, contourFlatLines(lines), crs, WGS84_DECIMALS);
   return {
     files: [{ path: file, format: 'GeoJSON', extension: 'geojson', epsg: 4326, count: written.features }],
     features: () => featuresToWgs84(contourFeatures(lines), crs),

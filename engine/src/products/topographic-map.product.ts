@@ -153,15 +153,17 @@ export async function writeTopographicMap(
   for (const line of data.contours) {
     const c = line.coordinates;
     if (c.length < 4) continue;
-    const coords: number[][] = [];
-    for (let i = 0; i < c.length; i += 2) coords.push([c[i]!, c[i + 1]!, line.elevation]);
-    doc.polyline3d(line.kind === 'major' ? major : minor, coords, line.closed);
+    // Drawn from the line's own flat coordinates (no array per vertex): the polyline3d of its points at its elevation.
+    doc.polylineAt(line.kind === 'major' ? major : minor, c, line.elevation, line.closed);
     figures.contours++;
-    if (line.kind !== 'major' || coords.length < 3) continue;
+    const points = c.length >> 1;
+    if (line.kind !== 'major' || points < 3) continue;
     // The label sits on the middle of the line, along it, reading upwards.
-    const m = Math.floor(coords.length / 2);
-    const [ax, ay] = coords[m - 1]! as [number, number];
-    const [bx, by] = coords[m]! as [number, number];
+    const m = Math.floor(points / 2);
+    const ax = c[2 * m - 2]!;
+    const ay = c[2 * m - 1]!;
+    const bx = c[2 * m]!;
+    const by = c[2 * m + 1]!;
     let angle = (Math.atan2(by - ay, bx - ax) * 180) / Math.PI;
     if (angle > 90) angle -= 180;
     if (angle < -90) angle += 180;

@@ -191,6 +191,30 @@ describe('DxfDocument', () => {
     expect(value(lw!, 90)).toBe('3');
   });
 
+  it('draws flat x, y pairs at one height (polylineAt) as polyline3d draws the same points', () => {
+    const lines: Array<{ xy: number[]; z: number; closed: boolean }> = [
+      { xy: [0, 0, 4, 0, 4, 3, 0, 0], z: 5, closed: true },
+      { xy: [0, 0, 4, 0, 4, 3, 0, 0], z: 5, closed: false },
+      { xy: [1.25, -2, 3.5, 7.125], z: 0, closed: false },
+      { xy: [10, 10, 12, 10, 10, 10], z: -3.5, closed: true },
+      { xy: [2, 2, 2, 2], z: 1, closed: true },
+      { xy: [6, 6], z: 1, closed: false },
+      { xy: [-1e6 + 0.1234567, 5e6, -1e6, 5e6 + 0.5, -1e6 - 2, 5e6 + 1], z: 812.345, closed: true },
+    ];
+    const a = new DxfDocument();
+    const b = new DxfDocument();
+    for (const { xy, z, closed } of lines) {
+      const points: number[][] = [];
+      for (let i = 0; i < xy.length; i += 2) points.push([xy[i]!, xy[i + 1]!, z]);
+      a.polyline3d('c', points, closed);
+      b.polylineAt('c', Float64Array.from(xy), z, closed);
+    }
+    expect(b.entityCount).toBe(a.entityCount);
+    expect(b.entityCount).toBe(5);
+    expect(b.toString()).toBe(a.toString());
+    expect(() => b.polylineAt('c', Float64Array.of(0, 0, Number.NaN, 1), 0)).toThrow(/not finite/);
+  });
+
   it('escapes text and cleans layer names', () => {
     expect(dxfString('Épicéa 12 m² €\n🌲')).toBe('Épicéa 12 m² \\U+20AC ?');
     expect(dxfLayerName('arbres/cimes: "hautes"')).toBe('arbres_cimes_ _hautes_');

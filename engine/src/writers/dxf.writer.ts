@@ -57,7 +57,7 @@ type Entity =
       text: string;
       rotation: number;
     }
-  | { kind: 'lwpolyline'; layer: string; coords: Float64Array; elevation: number; closed: boolean }
+  | { kind: 'lwpolyline'; layer: string; xy: Float64Array; elevation: number; closed: boolean }
   | { kind: 'polyline3d'; layer: string; coords: Float64Array; closed: boolean };
 
 /**
@@ -136,8 +136,11 @@ class GroupWriter {
 
   private code(code: number): void {
     const line = CODES[code] ?? Buffer.from(`${String(code).padStart(3, ' ')}\n`, 'latin1');
-    this.buf.set(line, this.at);
-    this.at += line.length;
+    // Byte by byte: a typed-array set() of 4 bytes costs more than the copy.
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = 0; i < line.length; i++) buf[at++] = line[i]!;
+    this.at = at;
   }
 
   pair(code: number, value: string | number): void {
@@ -260,11 +263,13 @@ export class DxfDocument {
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
       throw new InvalidInput('dxf', `coordinate (${x}, ${y}, ${z}) is not finite`);
     }
-    const p = [x, y, z];
-    for (let i = 0; i < 3; i++) {
-      if (p[i]! < this.min[i]!) this.min[i] = p[i]!;
-      if (p[i]! > this.max[i]!) this.max[i] = p[i]!;
-    }
+    const { min, max } = this;
+    if (x < min[0]!) min[0] = x;
+    if (x > max[0]!) max[0] = x;
+    if (y < min[1]!) min[1] = y;
+    if (y > max[1]!) max[1] = y;
+    if (z < min[2]!) min[2] = z;
+    if (z > max[2]!) max[2] = z;
   }
 
   /** A POINT. */
@@ -311,8 +316,30 @@ export class DxfDocument {
       if (z !== z0) planar = false;
     }
     const name = this.layerOf(layer);
-    if (planar) this.entities.push({ kind: 'lwpolyline', layer: name, coords: flat, elevation: z0, closed });
-    else this.entities.push({ kind: 'polyline3d', layer: name, coords: flat, closed });
+    if (planar) {
+      const xy = new Float64Array(n * 2);
+      for (let i = 0; i < n; i++) {
+        xy[i * 2] = flat[i * 3]!;
+        xy[i * 2 + 1] = flat[i * 3 + 1]!;
+      }
+      this.entities.push({ kind: 'lwpolyline', layer: name, xy, elevation: z0, closed });
+    } else this.entities.push({ kind: 'polyline3d', layer: name, coords: flat, closed });
+  }
+
+  /**
+   * The polyline {@link polyline3d} draws through `xy` (flat x, y pairs) all at
+   * height `z`: an LWPOLYLINE at that elevation, the same entity, without an
+   * array per vertex. `xy` is kept, not copied: it must not change before the
+   * drawing is written.
+   */
+  polylineAt(layer: string, xy: Float64Array, z: number, closed = false): void {
+    let n = xy.length >> 1;
+    if (closed && n > 1 && xy[0] === xy[2 * n - 2] && xy[1] === xy[2 * n - 1]) n--;
+    if (n < 2) return;
+    for (let i = 0; i < n; i++) this.extend(xy[2 * i]!, xy[2 * i + 1]!, z);
+    const name = this.layerOf(layer);
+    const kept = n * 2 === xy.length ? xy : xy.subarray(0, n * 2);
+    this.entities.push({ kind: 'lwpolyline', layer: name, xy: kept, elevation: z, closed });
   }
 
   /**
@@ -531,13 +558,13 @@ export class DxfDocument {
       } else if (e.kind === 'lwpolyline') {
         start('LWPOLYLINE', e.layer);
         w.pair(100, 'AcDbPolyline');
-        const n = e.coords.length / 3;
+        const n = e.xy.length / 2;
         w.pair(90, n);
         w.pair(70, e.closed ? 1 : 0);
         if (e.elevation !== 0) w.real(38, e.elevation);
         for (let i = 0; i < n; i++) {
-          w.real(10, e.coords[i * 3]!);
-          w.real(20, e.coords[i * 3 + 1]!);
+          w.real(10, e.xy[i * 2]!);
+          w.real(20, e.xy[i * 2 + 1]!);
         }
       } else {
         const owner = start('POLYLINE', e.layer);

@@ -49,6 +49,52 @@ describe('PdfPathBatch', () => {
     expect(batched.equals(own)).toBe(true);
   });
 
+  it('writes every kind of number as pdfkit does (zero, -0, rounding at the 6th decimal, 15+ digits)', async () => {
+    const values = [
+      0,
+      -0,
+      4e-7,
+      -4e-7,
+      5e-7,
+      -5e-7,
+      1e-6,
+      -1.5e-6,
+      0.1,
+      2.675,
+      -2.5e-7,
+      123.4567895,
+      999999.9999995,
+      1e9 + 0.1,
+      123456789.123456,
+      987654321.9876543,
+      4.5e14,
+      1e15 + 0.5,
+      7.1e17,
+      9.99e20,
+      -9.99e20,
+      1 / 3,
+    ];
+    const draw = (path: { moveTo(x: number, y: number): unknown; lineTo(x: number, y: number): unknown }) => {
+      for (let i = 0; i + 1 < values.length; i++) {
+        path.moveTo(values[i]!, values[values.length - 1 - i]!);
+        path.lineTo(-values[i + 1]!, values[i]!);
+      }
+    };
+    const own = await pdfBytes((doc) => {
+      draw(doc);
+      doc.stroke();
+    });
+    const batched = await pdfBytes((doc) => {
+      const path = new PdfPathBatch(doc);
+      draw(path);
+      path.flush();
+      doc.stroke();
+    });
+    expect(batched.toString('latin1')).toContain('0.000001 ');
+    expect(batched.equals(own)).toBe(true);
+    expect(() => new PdfPathBatch({ addContent: () => 0 }).lineTo(1e21, 0)).toThrow(/unsupported/);
+  });
+
   it('writes nothing when it holds no operator', async () => {
     const empty = await pdfBytes(() => {});
     const flushed = await pdfBytes((doc) => new PdfPathBatch(doc).flush());

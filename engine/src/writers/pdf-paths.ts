@@ -3,8 +3,9 @@
  * (`moveTo`, `lineTo`...) into a buffer of its own, kept until the document
  * ends: a few hundred bytes each, so a map of a million contour vertices holds
  * hundreds of megabytes. {@link PdfPathBatch} writes the very same operators,
- * formatted as pdfkit formats them, a few thousand per buffer.
+ * formatted as pdfkit formats them, in buffers of 64 kB.
  */
+import { ROUNDED_MAX_BYTES, writeRounded } from './decimal-bytes.js';
 
 /** pdfkit's number formatting in content streams (`PDFObject.number`): rounded to 6 decimals. */
 function pdfNumber(n: number): number {
@@ -15,13 +16,15 @@ function pdfNumber(n: number): number {
 /** pdfkit's circle constant, computed as pdfkit computes it (same last bit). */
 const KAPPA = 4.0 * ((Math.sqrt(2) - 1.0) / 3.0);
 
-/** Operators kept before they are written to the page. */
-const BATCH = 4096;
+/** Bytes of operators kept before they are written to the page. */
+const BATCH_BYTES = 1 << 16;
 
 /**
  * Path operators for one PDFKit document, byte for byte those of its own
- * `moveTo`, `lineTo`, `closePath` and `circle`. Call {@link flush} before
- * painting the path (`stroke`, `fill`...) or changing the page.
+ * `moveTo`, `lineTo`, `closePath` and `circle`, written digit by digit into
+ * bytes (each operator ends with a newline, as pdfkit ends every piece it
+ * writes). Call {@link flush} before painting the path (`stroke`, `fill`...)
+ * or changing the page.
  *
  * @example
  * const path = new PdfPathBatch(doc);
@@ -31,20 +34,23 @@ const BATCH = 4096;
  * doc.stroke();
  */
 export class PdfPathBatch {
-  private ops: string[] = [];
+  private buf = new Uint8Array(BATCH_BYTES);
+  private at = 0;
 
-  constructor(private readonly doc: { addContent(data: string): unknown }) {}
+  constructor(private readonly doc: { addContent(data: string | Uint8Array): unknown }) {}
 
   moveTo(x: number, y: number): void {
-    this.push(`${pdfNumber(x)} ${pdfNumber(y)} m`);
+    this.point(x, y, 109); // m
   }
 
   lineTo(x: number, y: number): void {
-    this.push(`${pdfNumber(x)} ${pdfNumber(y)} l`);
+    this.point(x, y, 108); // l
   }
 
   closePath(): void {
-    this.push('h');
+    this.room(2);
+    this.buf[this.at++] = 104; // h
+    this.buf[this.at++] = 10;
   }
 
   /** A circle of four Bézier curves, as pdfkit's `circle` draws it. */
@@ -64,21 +70,47 @@ export class PdfPathBatch {
     this.closePath();
   }
 
-  /** Writes the operators kept so far to the page. */
+  /** Writes the operators kept so far to the page (pdfkit keeps the bytes: a copy of their exact size). */
   flush(): void {
-    if (this.ops.length === 0) return;
-    // pdfkit ends every written piece with a newline: joined by newlines, the bytes are the same.
-    this.doc.addContent(this.ops.join('\n'));
-    this.ops = [];
+    if (this.at === 0) return;
+    this.doc.addContent(this.buf.slice(0, this.at));
+    this.at = 0;
   }
 
   private curveTo(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void {
-    const n = pdfNumber;
-    this.push(`${n(x1)} ${n(y1)} ${n(x2)} ${n(y2)} ${n(x)} ${n(y)} c`);
+    this.room(6 * (ROUNDED_MAX_BYTES + 1) + 2);
+    this.number(x1);
+    this.number(y1);
+    this.number(x2);
+    this.number(y2);
+    this.number(x);
+    this.number(y);
+    this.buf[this.at++] = 99; // c
+    this.buf[this.at++] = 10;
   }
 
-  private push(op: string): void {
-    this.ops.push(op);
-    if (this.ops.length >= BATCH) this.flush();
+  /** `x y op` and a newline. */
+  private point(x: number, y: number, op: number): void {
+    this.room(2 * (ROUNDED_MAX_BYTES + 1) + 2);
+    this.number(x);
+    this.number(y);
+    this.buf[this.at++] = op;
+    this.buf[this.at++] = 10;
+  }
+
+  /** A number as pdfkit writes it, then a space. */
+  private number(n: number): void {
+    const end = writeRounded(this.buf, this.at, n, 6, 1e6);
+    if (end >= 0) this.at = end;
+    else {
+      const text = String(pdfNumber(n));
+      this.room(text.length + 1 + 6 * (ROUNDED_MAX_BYTES + 1) + 2);
+      for (let i = 0; i < text.length; i++) this.buf[this.at++] = text.charCodeAt(i);
+    }
+    this.buf[this.at++] = 32;
+  }
+
+  private room(bytes: number): void {
+    if (this.at + bytes > this.buf.length) this.flush();
   }
 }

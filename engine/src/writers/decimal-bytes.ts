@@ -1,0 +1,69 @@
+/**
+ * Rounded numbers written digit by digit as ASCII bytes: the text of
+ * `String(Math.round(v · 10^d) / 10^d)` (what JSON.stringify, pdfkit and the
+ * GeoJSON writer print for a coordinate rounded to d decimals) without making
+ * a string. Printing doubles and joining strings was most of the time of
+ * writing contour lines to GeoJSON and PDF maps.
+ */
+
+/**
+ * The text of a coordinate at `decimals` decimals: the shortest form of
+ * `Math.round(v · 10^decimals) / 10^decimals`, `0` for -0, `null` when not finite.
+ */
+export function roundedText(v: number, decimals: number): string {
+  const factor = 10 ** decimals;
+  const r = Math.round(v * factor) / factor;
+  return Number.isFinite(r) ? String(r === 0 ? 0 : r) : 'null';
+}
+
+/** Decimal digits of a whole number below 2^53 (1 for 0). */
+function digitCount(n: number): number {
+  let digits = 1;
+  for (let p = 10; p <= n; p *= 10) digits++;
+  return digits;
+}
+
+/** Writes `n` as exactly `digits` decimal digits (leading zeros) at `at`; returns the end. */
+function writeDigits(buf: Uint8Array, at: number, n: number, digits: number): number {
+  let v = n;
+  for (let i = digits - 1; i >= 0; i--) {
+    const q = Math.floor(v / 10);
+    buf[at + i] = 48 + (v - q * 10);
+    v = q;
+  }
+  return at + digits;
+}
+
+/** Bytes {@link writeRounded} may write (sign, 15 digits, point). */
+export const ROUNDED_MAX_BYTES = 24;
+
+/**
+ * Writes {@link roundedText}`(v, decimals)` at `at` (`factor` is 10^decimals)
+ * and returns the end, or -1 without writing when the number is not one it
+ * writes (not finite, 15 digits or more, or below 1e-6, which prints with an
+ * exponent): print {@link roundedText} then. Up to 15 digits, k / 10^d prints
+ * as the decimal k·10^-d itself (no shorter decimal is as close to it).
+ * Needs {@link ROUNDED_MAX_BYTES} bytes of room.
+ */
+export function writeRounded(buf: Uint8Array, at: number, v: number, decimals: number, factor: number): number {
+  const k = Math.round(v * factor);
+  const a = Math.abs(k);
+  if (!(a < 1e15) || (a !== 0 && a * 1e6 < factor)) return -1;
+  if (a === 0) {
+    buf[at] = 48; // 0
+    return at + 1;
+  }
+  let end = at;
+  if (k < 0) buf[end++] = 45; // -
+  const whole = Math.floor(a / factor);
+  end = writeDigits(buf, end, whole, digitCount(whole));
+  let fraction = a - whole * factor;
+  if (fraction === 0) return end;
+  buf[end++] = 46; // .
+  let digits = decimals;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    digits--;
+  }
+  return writeDigits(buf, end, fraction, digits);
+}

@@ -1,0 +1,131 @@
+/**
+ * GeoJSON of many LineStrings (contour lines) in EPSG:4326, written byte for
+ * byte as `writeWgs84GeoJson` writes the same features, from flat coordinate
+ * arrays: each line is transformed as one typed array (no array per vertex)
+ * and its numbers are written digit by digit into bytes (printing a double
+ * and joining strings was most of the time of writing contour files).
+ */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { createGridTransformer } from '../crs/grid-transformer.js';
+import type { CrsInfo } from '../crs/index.js';
+import { ROUNDED_MAX_BYTES, roundedText, writeRounded } from './decimal-bytes.js';
+import type { VectorArtifact } from './geojson.writer.js';
+
+/** One line: flat x, y pairs in the project CRS and the feature's properties. */
+export interface FlatLine {
+  coordinates: Float64Array;
+  properties: Record<string, string | number | boolean | null>;
+}
+
+/** Bytes of the buffers filled before they are written. */
+const CHUNK_BYTES = 1 << 20;
+
+/** ASCII bytes into 1 MB buffers, written to a stream as they fill. */
+class ByteSink {
+  private buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  private at = 0;
+  private full: Buffer[] = [];
+  bytes = 0;
+
+  room(bytes: number): void {
+    if (this.at + bytes <= this.buf.length) return;
+    this.cut();
+    if (bytes > this.buf.length) this.buf = Buffer.allocUnsafe(bytes);
+  }
+
+  text(s: string): void {
+    this.room(3 * s.length);
+    this.at += this.buf.write(s, this.at, 'utf8');
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.at++] = b;
+  }
+
+  /** `v` as {@link roundedText} prints it. */
+  number(v: number, decimals: number, factor: number): void {
+    this.room(ROUNDED_MAX_BYTES);
+    const end = writeRounded(this.buf, this.at, v, decimals, factor);
+    if (end < 0) this.text(roundedText(v, decimals));
+    else this.at = end;
+  }
+
+  cut(): void {
+    if (this.at === 0) return;
+    this.full.push(this.buf.subarray(0, this.at));
+    this.bytes += this.at;
+    this.buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.at = 0;
+  }
+
+  take(): Buffer[] {
+    const out = this.full;
+    this.full = [];
+    return out;
+  }
+}
+
+/**
+ * Writes LineString features in EPSG:4326 (longitude, latitude, `decimals`
+ * decimals, no `crs` member): the same bytes as `writeWgs84GeoJson(file,
+ * features, crs)` for the same lines as GeoJSON features. Lines of fewer than
+ * two points are left out.
+ *
+ * @example
+ * await writeWgs84Lines('contours.geojson', lines.map((l) => ({ coordinates: l.coordinates, properties: {} })), crs);
+ */
+export async function writeWgs84Lines(
+  file: string,
+  lines: Iterable<FlatLine>,
+  crs: CrsInfo,
+  decimals = 7,
+): Promise<VectorArtifact> {
+  const transformer = createGridTransformer(crs);
+  const factor = 10 ** decimals;
+  const out = createWriteStream(file);
+  const sink = new ByteSink();
+  const drain = async () => {
+    for (const chunk of sink.take()) if (!out.write(chunk)) await once(out, 'drain');
+  };
+  let count = 0;
+  let x = new Float64Array(0);
+  let y = new Float64Array(0);
+  let z = new Float64Array(0);
+  sink.text('{"type":"FeatureCollection","features":[\n');
+  for (const line of lines) {
+    const c = line.coordinates;
+    const n = c.length >> 1;
+    if (n < 2) continue;
+    if (x.length < n) {
+      x = new Float64Array(n * 2);
+      y = new Float64Array(n * 2);
+      z = new Float64Array(n * 2);
+    }
+    for (let i = 0; i < n; i++) {
+      x[i] = c[2 * i]!;
+      y[i] = c[2 * i + 1]!;
+      z[i] = 0;
+    }
+    transformer.forward(x, y, z, n);
+    sink.text(`${count ? ',\n' : ''}{"type":"Feature","geometry":{"type":"LineString","coordinates":[`);
+    for (let i = 0; i < n; i++) {
+      if (i) sink.byte(44); // ,
+      sink.byte(91); // [
+      sink.number(x[i]!, decimals, factor);
+      sink.byte(44);
+      sink.number(y[i]!, decimals, factor);
+      sink.byte(93); // ]
+    }
+    sink.text(`]},"properties":${JSON.stringify(line.properties)}}`);
+    count++;
+    await drain();
+  }
+  sink.text('\n]}\n');
+  sink.cut();
+  await drain();
+  out.end();
+  await once(out, 'finish');
+  return { path: file, type: 'geojson', bytes: sink.bytes, features: count };
+}
