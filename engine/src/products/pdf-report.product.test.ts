@@ -5,6 +5,7 @@ import path from 'node:path';
 import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli.js';
+import { creationDate, drawPolyline, MAP_STEP_PT } from './pdf-report.product.js';
 import type { Manifest } from './run-products.js';
 
 const hasPoppler = existsSync('/usr/bin/pdftotext') && existsSync('/usr/bin/pdfimages');
@@ -64,4 +65,50 @@ describe.runIf(hasRealData())('PDF report', () => {
     }
     expect(text).not.toContain('Points per class');
   }, 60_000);
+});
+
+describe('contours on the report map', () => {
+  /** The operators drawn, as [op, x, y]. */
+  function record(c: number[], step: number) {
+    const ops: Array<[string, number, number]> = [];
+    drawPolyline(
+      { moveTo: (x, y) => ops.push(['m', x, y]), lineTo: (x, y) => ops.push(['l', x, y]) },
+      c,
+      (x) => x * 0.01,
+      (y) => 500 - y * 0.01,
+      step,
+    );
+    return ops;
+  }
+
+  it('keeps the first and last vertices and those at least a step apart on the page', () => {
+    // 1,001 vertices 1 m apart along x: 0.01 pt apart on the page at this scale.
+    const c: number[] = [];
+    for (let i = 0; i <= 1000; i++) c.push(i, 7 * Math.sin(i / 50));
+    const ops = record(c, MAP_STEP_PT);
+    expect(ops[0]).toEqual(['m', 0, 500 - 0]);
+    expect(ops.at(-1)![0]).toBe('l');
+    expect(ops.at(-1)![1]).toBeCloseTo(10, 9);
+    expect(ops.length).toBeLessThan(60);
+    expect(ops.length).toBeGreaterThan(40);
+    for (let k = 1; k < ops.length - 1; k++) {
+      const d = Math.hypot(ops[k]![1] - ops[k - 1]![1], ops[k]![2] - ops[k - 1]![2]);
+      expect(d).toBeGreaterThanOrEqual(MAP_STEP_PT);
+      expect(d).toBeLessThan(MAP_STEP_PT + 0.02);
+    }
+    // A step of zero draws every vertex, as before; a line of one vertex draws nothing.
+    expect(record(c, 0)).toHaveLength(1001);
+    expect(record([5, 5], MAP_STEP_PT)).toHaveLength(0);
+  });
+});
+
+describe('the file creation date of the summary', () => {
+  it('reads the day of the year as a date, in the reader language', () => {
+    expect(creationDate(2010, 40, 'en-US')).toBe('February 9, 2010');
+    expect(creationDate(2010, 40, 'fr')).toBe('9 février 2010');
+    expect(creationDate(2024, 366, 'en-US')).toBe('December 31, 2024');
+    expect(creationDate(2023, 366, 'en-US')).toBe('2023');
+    expect(creationDate(2018, 0, 'fr')).toBe('2018');
+    expect(creationDate(0, 12, 'en-US')).toBeNull();
+  });
 });
