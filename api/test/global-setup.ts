@@ -1,16 +1,8 @@
 import { migrate } from '@nuage/migrations';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { pidAlive } from '../src/jobs/recovery.js';
 import { runPidOf, templateName, testServerUrl, withDatabase } from './db-url.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Once per `vitest run`: checks the PostgreSQL server has PostGIS, drops test
@@ -41,7 +33,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
     for (const { datname } of existing.rows) {
       const owner = runPidOf(datname);
-      if (owner !== null && owner !== process.pid && alive(owner)) continue;
+      if (owner !== null && owner !== process.pid && pidAlive(owner)) continue;
       await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     }
     await admin.query(`CREATE DATABASE "${template}"`);

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { promisify } from 'node:util';
+import { pidAlive } from '../src/jobs/recovery.js';
 
 const run = promisify(execFile);
 
@@ -60,15 +61,6 @@ export interface NetHosts {
 
 const PREFIX = 'nuage-';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function ip(...args: string[]): Promise<string> {
   try {
     return (await run('ip', args)).stdout;
@@ -99,7 +91,7 @@ export function assertCanMakeHosts(): void {
 async function sweepLeftovers(): Promise<void> {
   const gone = (name: string, re: RegExp) => {
     const m = re.exec(name);
-    return m !== null && !alive(Number(m[1]));
+    return m !== null && !pidAlive(Number(m[1]));
   };
   const netns = (await ip('netns', 'list'))
     .split('\n')

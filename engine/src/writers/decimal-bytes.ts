@@ -17,14 +17,14 @@ export function roundedText(v: number, decimals: number): string {
 }
 
 /** Decimal digits of a whole number below 2^53 (1 for 0). */
-function digitCount(n: number): number {
+export function digitCount(n: number): number {
   let digits = 1;
   for (let p = 10; p <= n; p *= 10) digits++;
   return digits;
 }
 
 /** Writes `n` as exactly `digits` decimal digits (leading zeros) at `at`; returns the end. */
-function writeDigits(buf: Uint8Array, at: number, n: number, digits: number): number {
+export function writeDigits(buf: Uint8Array, at: number, n: number, digits: number): number {
   let v = n;
   for (let i = digits - 1; i >= 0; i--) {
     const q = Math.floor(v / 10);

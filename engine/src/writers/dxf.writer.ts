@@ -22,9 +22,11 @@
  * dxf.text('contours', 0, 0, 42.5, 0.5, '42.50');
  * await dxf.write('map.dxf');
  */
+
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { InvalidInput } from '../core/errors.js';
+import { digitCount, writeDigits } from './decimal-bytes.js';
 import type { Feature } from './geojson.writer.js';
 
 /** Length units of the drawing ($INSUNITS): metres, international feet or US survey feet. */
@@ -195,24 +197,6 @@ class GroupWriter {
     this.chunks = [];
     return out;
   }
-}
-
-/** Decimal digits of a whole number below 2^53 (1 for 0). */
-function digitCount(n: number): number {
-  let digits = 1;
-  for (let p = 10; p <= n; p *= 10) digits++;
-  return digits;
-}
-
-/** Writes `n` as exactly `digits` decimal digits (leading zeros) at `at`; returns the end. */
-function writeDigits(buf: Buffer, at: number, n: number, digits: number): number {
-  let v = n;
-  for (let i = digits - 1; i >= 0; i--) {
-    const q = Math.floor(v / 10);
-    buf[at + i] = 48 + (v - q * 10);
-    v = q;
-  }
-  return at + digits;
 }
 
 /**
