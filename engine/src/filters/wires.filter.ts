@@ -524,9 +524,6 @@ function tubeSupport(
   // Slope ≤ 0.3 in metres per metre, in the cloud's units.
   const maxRise = (0.3 * hu) / vu;
   // The returns within reach and within the box's height: the voxel index's cells, a few layers high.
-  const cell = index.cell;
-  const span = Math.ceil(reach / cell);
-  const zSpan = Math.ceil(boxZ / cell);
   const cap = test.maxNeighbours;
   const ex = new Float64Array(cap);
   const ey = new Float64Array(cap);
@@ -551,9 +548,6 @@ function tubeSupport(
     const px = cx[k]!;
     const py = cy[k]!;
     const pz = cz[k]!;
-    const gx = Math.floor(px / cell);
-    const gy = Math.floor(py / cell);
-    const gz = Math.floor(pz / cell);
     // More than `cap` others (the return itself may be counted) in cells wholly within reach: the gathering
     // below would stop past `cap` and skip the return; counting cells is far cheaper in a canopy.
     if (index.crowdedCylinder(px, py, pz, reach, boxZ, cap + 1)) continue;
