@@ -58,6 +58,23 @@ export function queueMessage(t: TFunction, lang: string, job: JobSummary, now = 
 }
 
 /**
+ * The step a job is at, as words: a product of a processing job by the name of its layer, its own steps
+ * (`contours:storing`: its files stored, its features written) by that name too; other steps translated.
+ */
+export function stepLabel(
+  t: TFunction,
+  job: Pick<JobSummary, 'step' | 'state'>,
+  products: ReadonlyArray<{ id: string; assetType: string; title: string }> | undefined,
+): string {
+  const productId = job.step?.split(':')[0];
+  const product = productId ? products?.find((p) => p.id === productId) : undefined;
+  if (product) return t(`viewer:assetTypes.${product.assetType}`, { defaultValue: product.title });
+  return job.step
+    ? t(`projects:steps.${job.step}`, { defaultValue: job.step })
+    : t(`projects:jobStates.${job.state}`, { defaultValue: job.state });
+}
+
+/**
  * The step and percentage of the job a project is waiting on, as words. A processing job's steps are the
  * products it makes, named as the viewer names their layers ("Power lines", not `power-lines`).
  */
@@ -76,12 +93,7 @@ export function useJobLabel(
       state: job.state,
     };
   }
-  const product = job.step ? products?.find((p) => p.id === job.step) : undefined;
-  const step = product
-    ? t(`viewer:assetTypes.${product.assetType}`, { defaultValue: product.title })
-    : job.step
-      ? t(`projects:steps.${job.step}`, { defaultValue: job.step })
-      : t(`projects:jobStates.${job.state}`, { defaultValue: job.state });
+  const step = stepLabel(t, job, products);
   const value = job.state === 'PROGRESS' ? Math.max(0, Math.min(100, job.percentage)) / 100 : undefined;
   const pct = value !== undefined ? ` · ${Math.round(job.percentage)} %` : '';
   const since =

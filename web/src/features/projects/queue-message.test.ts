@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import i18next, { type TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { queueMessage } from './project-status.js';
+import { queueMessage, stepLabel } from './project-status.js';
 import type { JobSummary } from './projects.types.js';
 
 const LOCALES = path.resolve(import.meta.dirname, '..', '..', '..', 'public', 'locales');
@@ -85,5 +85,31 @@ describe('waiting messages from the queue’s real state', () => {
     expect(queueMessage(fr, 'fr', pending({ waitingForPointCloud: true, position: null }), NOW)).toBe(
       'attend que le nuage de points soit prêt',
     );
+  });
+});
+
+describe('the step of a processing job', () => {
+  const products = [{ id: 'contours', assetType: 'CONTOUR_LINE', title: 'Contour lines' }];
+  const withViewer = async (lng: string) => {
+    const instance = i18next.createInstance();
+    const viewer = JSON.parse(readFileSync(path.join(LOCALES, lng, 'viewer.json'), 'utf8'));
+    await instance.init({
+      lng,
+      fallbackLng: false,
+      resources: { [lng]: { projects: load(lng), viewer } },
+      interpolation: { escapeValue: false },
+    });
+    return instance.t;
+  };
+
+  it('names a product and its own steps (storing) by its layer, never by its id', async () => {
+    for (const lng of ['en-US', 'fr']) {
+      const t = await withViewer(lng);
+      const name = t('viewer:assetTypes.CONTOUR_LINE');
+      expect(name).not.toBe('viewer:assetTypes.CONTOUR_LINE');
+      expect(stepLabel(t, { step: 'contours', state: 'PROGRESS' }, products)).toBe(name);
+      expect(stepLabel(t, { step: 'contours:storing', state: 'PROGRESS' }, products)).toBe(name);
+      expect(stepLabel(t, { step: 'contours:storing', state: 'PROGRESS' }, products)).not.toContain(':');
+    }
   });
 });
