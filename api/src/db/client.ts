@@ -75,7 +75,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
 const statementNames = new Map<string, string>();
 const MAX_STATEMENT_NAMES = 500;
 
-function statementName(text: string): string {
+export function statementName(text: string): string {
   let name = statementNames.get(text);
   if (name === undefined) {
     name = `nuage_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;

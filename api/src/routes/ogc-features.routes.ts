@@ -150,7 +150,8 @@ export function ogcFeaturesRoutes(deps: AppDeps) {
     const page_ =
       format === 'html'
         ? { html: true as const, ...(await itemsPage(deps, col, q)) }
-        : { html: false as const, ...(await itemsPageGeoJson(deps, col, q)) };
+        : { html: false as const, rows: null, ...(await itemsPageGeoJson(deps, col, q)) };
+    const returned = page_.html ? page_.rows.length : page_.returned;
     const links = new OgcLinks(deps, c);
     const path = `/collections/${col.row.asset_id}/items`;
     // Paging links keep every parameter of the request but the offset (and f, set per link).
@@ -173,7 +174,7 @@ export function ogcFeaturesRoutes(deps: AppDeps) {
     ];
     const paging: Array<{ href: string; rel: string; type: string; title: string }> = [];
     const jsonOrHtml = format === 'html' ? 'html' : undefined;
-    if (q.offset + page_.rows.length < page_.matched) {
+    if (q.offset + returned < page_.matched) {
       paging.push({
         href: at(q.offset + q.limit, jsonOrHtml),
         rel: 'next',
@@ -235,12 +236,12 @@ ${table(
     const head = JSON.stringify({
       type: 'FeatureCollection',
       numberMatched: page_.matched,
-      numberReturned: page_.rows.length,
+      numberReturned: returned,
       timeStamp: new Date().toISOString(),
       links: [...self, ...paging, collectionLink],
     });
     // The features' text is assembled from PostGIS's GeoJSON without parsing it again.
-    return c.body(`${head.slice(0, -1)},"features":[${page_.rows.join(',')}]}`);
+    return c.body(`${head.slice(0, -1)},"features":[${page_.features}]}`);
   });
 
   app.get('/collections/:collectionId/items/:featureId', async (c) => {

@@ -143,7 +143,9 @@ export function ogcTilesRoutes(deps: AppDeps) {
       return new Response(null, { status: 304, headers });
     }
     if (tile.bytes.byteLength === 0) return new Response(null, { status: 204, headers });
-    return new Response(new Uint8Array(tile.bytes), {
+    // A view of the tile's bytes, not a copy of them (up to a few hundred kB per request).
+    const body = new Uint8Array(tile.bytes.buffer as ArrayBuffer, tile.bytes.byteOffset, tile.bytes.byteLength);
+    return new Response(body, {
       status: 200,
       headers: { ...headers, 'Content-Type': MVT_TYPE, 'Content-Length': String(tile.bytes.byteLength) },
     });

@@ -603,20 +603,23 @@ function timeMatches(c: Collection, t: TimeInterval | null): boolean {
   return (t.start === null || t.start <= day.end) && (t.end === null || t.end >= day.start);
 }
 
+/** What a page of items reads, whatever the form of its features: `matched` when counted, and their number. */
+interface ReadPage {
+  matched: number | null;
+  returned: number;
+}
+
 /**
- * One page of items, read by `read` (parts or whole GeoJSON texts). `matched`
+ * One page of items, read by `read` (parts, or the joined GeoJSON texts). `matched`
  * is the number of features matching (every page).
  */
-async function readItems<T>(
-  deps: AppDeps,
+async function readItems<P extends ReadPage>(
   c: Collection,
   q: ItemsQuery,
-  read: (
-    database: AppDeps['database'],
-    ask: Parameters<typeof pageFeatures>[1],
-  ) => Promise<{ matched: number | null; rows: T[] }>,
-): Promise<{ matched: number; rows: T[] }> {
-  if (!timeMatches(c, q.datetime)) return { matched: 0, rows: [] };
+  read: (ask: Parameters<typeof pageFeatures>[1]) => Promise<P>,
+  empty: () => P,
+): Promise<P & { matched: number }> {
+  if (!timeMatches(c, q.datetime)) return { ...empty(), matched: 0 };
   const unfiltered = !q.bbox && !q.filter;
   const ask = {
     where: { assetId: c.row.asset_id, bbox: q.bbox, filter: q.filter },
@@ -631,45 +634,60 @@ async function readItems<T>(
     // instead of stepping over `offset` entries. A page that does not hold what the statistics promise
     // (the features were replaced meanwhile: new ids are above the old ones) is read again by offset.
     const expected = Math.max(0, Math.min(q.limit, c.stats.features - q.offset));
-    if (expected === 0) return { matched: c.stats.features, rows: [] };
+    if (expected === 0) return { ...empty(), matched: c.stats.features };
     const first = BigInt(denseFrom);
     const ids = { from: String(first + BigInt(q.offset)), to: String(first + BigInt(c.stats.features - 1)) };
-    const page = await read(deps.database, { ...ask, ids });
-    if (page.rows.length === expected) return { matched: c.stats.features, rows: page.rows };
+    const page = await read({ ...ask, ids });
+    if (page.returned === expected) return { ...page, matched: c.stats.features };
   }
-  const page = await read(deps.database, ask);
-  return { matched: page.matched ?? c.stats.features, rows: page.rows };
+  const page = await read(ask);
+  return { ...page, matched: page.matched ?? c.stats.features };
 }
 
 /** One page of items, each feature's parts (id, geometry and properties texts). */
-export function itemsPage(
+export async function itemsPage(
   deps: AppDeps,
   c: Collection,
   q: ItemsQuery,
 ): Promise<{ matched: number; rows: FeatureText[] }> {
-  return readItems(deps, c, q, pageFeatures);
+  const page = await readItems(
+    c,
+    q,
+    async (ask) => {
+      const p = await pageFeatures(deps.database, ask);
+      return { ...p, returned: p.rows.length };
+    },
+    () => ({ matched: null, returned: 0, rows: [] }),
+  );
+  return { matched: page.matched, rows: page.rows };
 }
 
 /**
- * One page of items, each feature's GeoJSON text ({@link featureJson}): in the
- * storage CRS the texts stored with the features (features.feature_json, the
- * same bytes), else built from the parts.
+ * One page of items as the features' GeoJSON texts ({@link featureJson}) joined
+ * by commas, and their number: in the storage CRS the texts stored with the
+ * features (features.feature_json, the same bytes) joined by PostgreSQL, else
+ * built from the parts.
  */
 export function itemsPageGeoJson(
   deps: AppDeps,
   c: Collection,
   q: ItemsQuery,
-): Promise<{ matched: number; rows: string[] }> {
-  if (isStoredOutput(q.crs)) {
-    return readItems(deps, c, q, async (database, ask) => {
-      const page = await pageStoredFeatures(database, ask);
-      return { matched: page.matched, rows: page.features };
-    });
-  }
-  return readItems(deps, c, q, async (database, ask) => {
-    const page = await pageFeatures(database, ask);
-    return { matched: page.matched, rows: page.rows.map((r) => featureJson(r)) };
-  });
+): Promise<{ matched: number; returned: number; features: string }> {
+  const empty = () => ({ matched: null, returned: 0, features: '' });
+  if (isStoredOutput(q.crs)) return readItems(c, q, (ask) => pageStoredFeatures(deps.database, ask), empty);
+  return readItems(
+    c,
+    q,
+    async (ask) => {
+      const page = await pageFeatures(deps.database, ask);
+      return {
+        matched: page.matched,
+        returned: page.rows.length,
+        features: page.rows.map((r) => featureJson(r)).join(','),
+      };
+    },
+    empty,
+  );
 }
 
 /** One feature of a collection; 404 when the collection has no such feature. */

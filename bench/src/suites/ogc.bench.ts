@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- ogc [--items N] [--tiles N] [--connections C] [--client autocannon|worker] [--items-only]`: the OGC API
+ * `npm run bench -- ogc [--items N] [--tiles N] [--connections C] [--client autocannon|worker] [--items-only]
+ * [--cpu-profile FILE]`: the OGC API
  * under a bounded local load, through the real app on a loopback HTTP server
  * (never anything but 127.0.0.1), over a scratch database on BENCH_DATABASE_URL
  * (default: the local PostgreSQL server) holding a synthetic project: a 10 m
@@ -20,8 +21,17 @@
  *    from the store: p50/p90/p99 and tiles/s;
  *  - reference, same run, same database and pool size as the app: the raw
  *    ST_AsMVT query of every tile, C at a time: tiles/s.
+ *
+ * `--cpu-profile FILE`: a V8 CPU profile of this process over the measured items phases (and, without
+ * --items-only, the raw reference and the first requests of the vector tiles), written to FILE (Chrome's
+ * DevTools or speedscope open it); the sampling costs CPU: compare profiles with profiles only.
+ * BENCH_PERF_CONTROL=FIFO: `enable` and `disable` are written to FIFO around each measured items phase, for
+ * `perf stat --delay=-1 --control fifo:FIFO -e task-clock -- npm run -s bench -- ogc --items-only`: the CPU
+ * time of those phases only (the load generator's included, a child process: the same for two versions of
+ * the server), or their instructions (`-e instructions:u`) where the machine exposes the CPU's counters.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,6 +49,20 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { loadHttpProcess } from '../http-load.js';
 import type { BenchSuite } from '../main.js';
+
+/** Starts V8's sampling profiler in this process; the returned function stops it and writes the profile to `file`. */
+async function startProfile(file: string): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
 
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
 
@@ -170,9 +194,12 @@ async function metered<T extends { ms: number[] }>(
   }
 > {
   const backendsBefore = await backendCpu(admin, name);
+  const perf = process.env.BENCH_PERF_CONTROL;
+  if (perf) await writeFile(perf, 'enable\n');
   const before = process.cpuUsage();
   const result = await phase();
   const used = process.cpuUsage(before);
+  if (perf) await writeFile(perf, 'disable\n');
   let postgres = 0;
   for (const [pid, s] of await backendCpu(admin, name)) postgres += s - (backendsBefore.get(pid) ?? 0);
   const per1000 = 1000 / result.ms.length;
@@ -213,6 +240,8 @@ export default {
     const client =
       args.includes('--client') && args[args.indexOf('--client') + 1] === 'worker' ? 'worker' : 'autocannon';
     const http = client === 'worker' ? loadHttp : loadHttpProcess;
+    const profileFile = args.includes('--cpu-profile') ? args[args.indexOf('--cpu-profile') + 1] : undefined;
+    let stopProfile: (() => Promise<void>) | null = null;
     const base = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
     const name = `nuage_bench_ogc_${process.pid}`;
     const admin = new pg.Client({ connectionString: base });
@@ -327,6 +356,7 @@ export default {
       );
 
       const rnd = random(42);
+      if (profileFile) stopProfile = await startProfile(profileFile);
       const pages = await metered(admin, name, () =>
         http(
           Array.from(
@@ -358,6 +388,8 @@ export default {
         bboxPagesLimit100: { ...stats(boxes.ms, boxes.seconds), ...boxes.cpu },
       };
       if (itemsOnly) {
+        await stopProfile?.();
+        stopProfile = null;
         const data = { gridPoints: gridCount, lines: 400, lineVertices: 250 };
         return { connections, client: clientName, data, items, machine: { loadavg1: round(loadavg()[0]!) } };
       }
@@ -381,6 +413,8 @@ export default {
         headers,
         [200, 204],
       );
+      await stopProfile?.();
+      stopProfile = null;
       const bytes = (await Promise.all(work.slice(0, 50).map((w) => get(tilePath(w), [200, 204])))).reduce(
         (a, b) => a + b,
         0,
@@ -407,6 +441,7 @@ export default {
         machine: { loadavg1: round(loadavg()[0]!) },
       };
     } finally {
+      await stopProfile?.();
       if (server) await new Promise((r) => server!.close(() => r(null)));
       await database.close();
       await reference.close();

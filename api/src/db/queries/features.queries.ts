@@ -1,6 +1,6 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Cql2Expr, Cql2Literal } from '../../services/ogc-cql2.js';
-import { type DatabaseHandle, runPrepared } from '../client.js';
+import { type DatabaseHandle, runPrepared, statementName } from '../client.js';
 import type { Database } from '../types.js';
 import type { AccessTokenOwner } from './access-tokens.queries.js';
 
@@ -155,66 +155,127 @@ export async function findCollectionAccess(
   database: DatabaseHandle,
   q: { assetId: string | null; tokenHash: string | null; shareToken: string | null },
 ): Promise<CollectionAccess> {
-  const rows = await runPrepared(
-    database,
-    sql<
-      Partial<CollectionRow> & { access_asset_id: string | null; share_known: boolean } & {
-        [K in keyof AccessTokenOwner as `token_${K}`]: AccessTokenOwner[K] | null;
-      } & { token_use_unrecorded: boolean | null }
-    >`
+  const [row] = await collectionAccessQuery(database, [q.tokenHash, q.assetId, q.shareToken]);
+  const c = row!.collection;
+  const o = row!.token;
+  return {
+    collection:
+      c === null
+        ? undefined
+        : {
+            asset_id: c[0],
+            project_id: c[1],
+            owner_id: c[2],
+            share_token: c[3],
+            type: c[4],
+            name: c[5],
+            project_name: c[6],
+            epsg_code: c[7],
+            project_srid: c[8],
+            project_geographic: c[9],
+            creation_year: c[10],
+            creation_day: c[11],
+            project_created_at: new Date(c[12]),
+            updated_at: new Date(c[13]),
+            run: c[14],
+          },
+    token:
+      o === null
+        ? undefined
+        : {
+            token_id: o[0],
+            user_id: o[1],
+            email: o[2],
+            roles: o[3],
+            revoked: o[4],
+            expired: o[5],
+            enabled: o[6],
+            activation_pending: o[7],
+            use_unrecorded: o[8],
+          },
+    shareTokenKnown: row!.share_known,
+  };
+}
+
+/**
+ * The query of {@link findCollectionAccess}, parameters token hash, asset id and share token. The collection and
+ * the token come as two JSON arrays (ids as text, times as ISO texts) rather than two dozen columns: node-pg
+ * builds each result's row shape from its columns, by name, on every request.
+ */
+const collectionAccessQuery = fixedQuery(
+  (tokenHash: string | null, assetId: string | null, shareToken: string | null) => sql<{
+    collection:
+      | [
+          string,
+          string,
+          string,
+          string | null,
+          string,
+          string,
+          string,
+          number | null,
+          number | null,
+          boolean | null,
+          number | null,
+          number | null,
+          string,
+          string,
+          string | null,
+        ]
+      | null;
+    token: [string, string, string, string[], boolean, boolean, boolean, boolean, boolean] | null;
+    share_known: boolean;
+  }>`
     WITH token_owner AS (
       SELECT t.id AS token_id, u.id AS user_id, u.email, u.roles, t.revoked_at IS NOT NULL AS revoked,
              (t.expires_at IS NOT NULL AND t.expires_at <= now()) AS expired, u.enabled, u.activation_pending,
              (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS use_unrecorded
       FROM access_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = ${q.tokenHash}::text
+      WHERE t.token_hash = ${tokenHash}::text
     ),
     collection AS (
       SELECT ${collectionColumns}
       FROM assets a JOIN projects p ON p.id = a.project_id
-      WHERE a.id = ${q.assetId}::bigint AND a.status = 'READY' AND ${hasFeatures}
+      WHERE a.id = ${assetId}::bigint AND a.status = 'READY' AND ${hasFeatures}
     )
-    SELECT c.*, c.asset_id AS access_asset_id,
-           o.token_id AS token_token_id, o.user_id AS token_user_id, o.email AS token_email, o.roles AS token_roles,
-           o.revoked AS token_revoked, o.expired AS token_expired, o.enabled AS token_enabled,
-           o.activation_pending AS token_activation_pending, o.use_unrecorded AS token_use_unrecorded,
-           EXISTS (SELECT 1 FROM projects sp WHERE sp.share_token = ${q.shareToken}::text) AS share_known
+    SELECT CASE WHEN c.asset_id IS NOT NULL THEN json_build_array(
+             c.asset_id::text, c.project_id::text, c.owner_id::text, c.share_token, c.type, c.name, c.project_name,
+             c.epsg_code, c.project_srid, c.project_geographic, c.creation_year, c.creation_day, c.project_created_at,
+             c.updated_at, c.run) END AS collection,
+           CASE WHEN o.token_id IS NOT NULL THEN json_build_array(
+             o.token_id::text, o.user_id::text, o.email, o.roles, o.revoked, o.expired, o.enabled,
+             o.activation_pending, o.use_unrecorded) END AS token,
+           EXISTS (SELECT 1 FROM projects sp WHERE sp.share_token = ${shareToken}::text) AS share_known
     FROM (SELECT 1) one
     LEFT JOIN collection c ON TRUE
     LEFT JOIN token_owner o ON TRUE`,
-  );
-  const row = rows[0]!;
-  const {
-    access_asset_id,
-    share_known,
-    token_token_id,
-    token_user_id,
-    token_email,
-    token_roles,
-    token_revoked,
-    token_expired,
-    token_enabled,
-    token_activation_pending,
-    token_use_unrecorded,
-    ...collection
-  } = row;
-  return {
-    collection: access_asset_id === null ? undefined : (collection as CollectionRow),
-    token:
-      token_token_id === null
-        ? undefined
-        : {
-            token_id: token_token_id,
-            user_id: token_user_id!,
-            email: token_email!,
-            roles: token_roles!,
-            revoked: token_revoked!,
-            expired: token_expired!,
-            enabled: token_enabled!,
-            activation_pending: token_activation_pending!,
-            use_unrecorded: token_use_unrecorded!,
-          },
-    shareTokenKnown: share_known,
+);
+
+/**
+ * A query whose text never varies, compiled once: run as runPrepared runs it, a named prepared statement,
+ * without building and compiling the query's tree and hashing its text on every request. `build` is called
+ * once, with a stand-in for each argument, to find where each goes among the statement's parameters.
+ */
+function fixedQuery<A extends unknown[], R>(build: (...args: A) => RawBuilder<R>) {
+  let compiled: { text: string; name: string; slots: number[]; constants: readonly unknown[] } | null = null;
+  return async (database: DatabaseHandle, args: A): Promise<R[]> => {
+    if (compiled === null) {
+      const marks = Array.from({ length: build.length }, (_, i) => ({ fixedQueryArgument: i }));
+      const c = build(...(marks as unknown as A)).compile(database.db);
+      compiled = {
+        text: c.sql,
+        name: statementName(c.sql),
+        slots: c.parameters.map((v) => marks.indexOf(v as (typeof marks)[number])),
+        constants: c.parameters,
+      };
+    }
+    const { text, name, slots, constants } = compiled;
+    const values = slots.map((slot, i) => (slot >= 0 ? args[slot] : constants[i]));
+    if (!database.namedStatements) {
+      return (await database.db.executeQuery<R>(CompiledQuery.raw(text, values))).rows;
+    }
+    const r = await database.pool.query({ name, text, values });
+    return r.rows as R[];
   };
 }
 
@@ -513,18 +574,89 @@ export async function pageFeatures(
   );
 }
 
-/**
- * {@link pageFeatures} as each feature's whole GeoJSON text, read from
- * `features.feature_json`: only for the stored output ({@link isStoredOutput}).
- */
-export async function pageStoredFeatures(
-  database: DatabaseHandle,
-  q: PageAsk,
-): Promise<{ matched: number | null; features: string[] }> {
-  if (!isStoredOutput(q.output)) throw new Error('stored GeoJSON texts are in CRS84 with 8 decimals only');
-  const page = await readPage<{ feature: string }>(database, q, sql`f.feature_json AS feature`);
-  return { matched: page.matched, features: page.rows.map((r) => r.feature) };
+/** A page of stored GeoJSON texts, joined: what {@link pageStoredFeatures} reads in one row. */
+export interface StoredPage {
+  /** The number of features matching, when counted (null otherwise). */
+  matched: number | null;
+  /** The number of features of the page. */
+  returned: number;
+  /** Their GeoJSON texts in id order, separated by commas (the inside of a JSON array). */
+  features: string;
 }
+
+/**
+ * {@link pageFeatures} as the features' whole GeoJSON texts, read from
+ * `features.feature_json` and joined by PostgreSQL into one text (one row:
+ * no row to parse and no string to join per feature on the server's side):
+ * only for the stored output ({@link isStoredOutput}).
+ */
+export async function pageStoredFeatures(database: DatabaseHandle, q: PageAsk): Promise<StoredPage> {
+  if (!isStoredOutput(q.output)) throw new Error('stored GeoJSON texts are in CRS84 with 8 decimals only');
+  const w = q.where;
+  // The usual shapes (a page of a whole collection, a page in one CRS84 box) as statements compiled once.
+  if (w.filter === null && w.bbox === null && !q.countMatched) {
+    const [row] =
+      q.ids !== undefined
+        ? await storedDensePage(database, [w.assetId, q.ids.from, q.ids.to, q.limit])
+        : await storedOffsetPage(database, [w.assetId, q.limit, q.offset]);
+    return { matched: null, returned: row!.returned, features: row!.features };
+  }
+  if (w.filter === null && w.bbox?.srid === 4326 && w.bbox.boxes.length === 1 && q.countMatched) {
+    const [x0, y0, x1, y1] = w.bbox.boxes[0]!;
+    return (await storedBoxPage(database, [w.assetId, x0, y0, x1, y1, q.limit, q.offset]))[0]!;
+  }
+  // Other shapes: prepared when their text is one of a few (no CQL2 filter), as readPage does.
+  const run = async <T>(query: RawBuilder<T>): Promise<T[]> =>
+    w.filter ? (await query.execute(database.db)).rows : runPrepared(database, query);
+  if (!q.countMatched) {
+    const [row] = await run(
+      q.ids !== undefined
+        ? storedDensePageSql(w, q.ids.from, q.ids.to, q.limit)
+        : storedOffsetPageSql(w, q.limit, q.offset),
+    );
+    return { matched: null, returned: row!.returned, features: row!.features };
+  }
+  return (await run(storedCountedPageSql(w, q.limit, q.offset)))[0]!;
+}
+
+const storedJoined = sql`count(*)::int AS returned, coalesce(string_agg(f.feature_json, ',' ORDER BY f.id), '') AS features`;
+
+/** readPage's page of dense ids, its stored texts joined. */
+function storedDensePageSql(where: FeatureWhere, from: string, to: string, limit: number) {
+  return sql<Omit<StoredPage, 'matched'>>`
+    SELECT ${storedJoined} FROM (
+      SELECT f.id, f.feature_json FROM features f
+      WHERE ${whereSql(where)} AND f.id BETWEEN ${from}::bigint AND ${to}::bigint
+      ORDER BY f.id LIMIT ${limit}) f`;
+}
+
+/** readPage's page by offset (the page's ids first, then their texts), its stored texts joined. */
+function storedOffsetPageSql(where: FeatureWhere, limit: number, offset: number) {
+  return sql<Omit<StoredPage, 'matched'>>`
+    SELECT ${storedJoined}
+    FROM features f JOIN (SELECT f.id FROM features f WHERE ${whereSql(where, true)}
+                          ORDER BY f.asset_id, f.id LIMIT ${limit} OFFSET ${offset}) page ON page.id = f.id`;
+}
+
+/** readPage's counted page (the matching ids found once, for the count and the page), its stored texts joined. */
+function storedCountedPageSql(where: FeatureWhere, limit: number, offset: number) {
+  return sql<StoredPage>`
+    WITH m AS MATERIALIZED (SELECT f.id FROM features f WHERE ${whereSql(where)})
+    SELECT (SELECT count(*)::int FROM m) AS matched, ${storedJoined}
+    FROM features f JOIN (SELECT m.id FROM m ORDER BY m.id LIMIT ${limit} OFFSET ${offset}) page ON page.id = f.id`;
+}
+
+const unfiltered = (assetId: string): FeatureWhere => ({ assetId, bbox: null, filter: null });
+const storedDensePage = fixedQuery((assetId: string, from: string, to: string, limit: number) =>
+  storedDensePageSql(unfiltered(assetId), from, to, limit),
+);
+const storedOffsetPage = fixedQuery((assetId: string, limit: number, offset: number) =>
+  storedOffsetPageSql(unfiltered(assetId), limit, offset),
+);
+const storedBoxPage = fixedQuery(
+  (assetId: string, x0: number, y0: number, x1: number, y1: number, limit: number, offset: number) =>
+    storedCountedPageSql({ assetId, bbox: { srid: 4326, boxes: [[x0, y0, x1, y1]] }, filter: null }, limit, offset),
+);
 
 /** One feature of an asset, or undefined. */
 export async function findFeature(
@@ -555,22 +687,24 @@ export async function vectorTile(
   database: DatabaseHandle,
   q: { assetId: string; z: number; x: number; y: number; layer: string },
 ): Promise<Buffer> {
-  const rows = await runPrepared(
-    database,
-    sql<{ tile: Buffer | null }>`
-    SELECT ST_AsMVT(t.*, ${q.layer}::text, ${MVT_EXTENT}::int, 'geom', 'id') AS tile FROM (
+  const rows = await vectorTileQuery(database, [q.assetId, q.z, q.x, q.y, q.layer]);
+  return rows[0]?.tile ?? Buffer.alloc(0);
+}
+
+/** The query of {@link vectorTile}. (Not in binary: node-pg 8 reads binary columns as UTF-8 text first.) */
+const vectorTileQuery = fixedQuery(
+  (assetId: string, z: number, x: number, y: number, layer: string) => sql<{ tile: Buffer | null }>`
+    SELECT ST_AsMVT(t.*, ${layer}::text, ${MVT_EXTENT}::int, 'geom', 'id') AS tile FROM (
       SELECT f.id,
-             ST_AsMVTGeom(ST_Transform(f.geom, 3857), ST_TileEnvelope(${q.z}::int, ${q.x}::int, ${q.y}::int),
+             ST_AsMVTGeom(ST_Transform(f.geom, 3857), ST_TileEnvelope(${z}::int, ${x}::int, ${y}::int),
                           ${MVT_EXTENT}::int, ${MVT_BUFFER}::int, true) AS geom,
              f.properties
       FROM features f
-      WHERE f.asset_id = ${q.assetId}
+      WHERE f.asset_id = ${assetId}
         AND f.geom && ST_Transform(
-          ST_TileEnvelope(${q.z}::int, ${q.x}::int, ${q.y}::int, margin => ${MVT_BUFFER / MVT_EXTENT}::float8), 4326)
+          ST_TileEnvelope(${z}::int, ${x}::int, ${y}::int, margin => ${MVT_BUFFER / MVT_EXTENT}::float8), 4326)
     ) t WHERE t.geom IS NOT NULL`,
-  );
-  return rows[0]?.tile ?? Buffer.alloc(0);
-}
+);
 
 /** A feature clipped to a tile and its buffer, in tile coordinates (0..extent, y down), as GeoJSON text. */
 export interface TileFeatureText {
