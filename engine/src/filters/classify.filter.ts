@@ -1,13 +1,20 @@
 import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
+import { threadPool } from '../core/thread-pool.js';
 import { type BuildingOptions, findBuildings, findBuildingsParallel } from './buildings.js';
+import { WIRE_MIN_HEIGHT, wireCandidates } from './classify-wires.task.js';
 import { groundFilter, groundOptionsSchema } from './ground.filter.js';
 import { noiseAndGroundTiled, type TiledGroundOptions } from './ground-tiled.js';
 import { heightAboveGround } from './hag.filter.js';
 import { noiseFilter, noiseOptionsSchema } from './noise.filter.js';
 import { extent, meanSpacing } from './point-grid.js';
-import { findWires } from './wires.filter.js';
+import { findWires, type WireOptions } from './wires.filter.js';
+
+const wiresPool = threadPool(new URL('./classify-wires.worker.mjs', import.meta.url));
+
+/** Fewest wire candidates for which the wire search runs in a worker thread, beside the buildings. */
+const WIRES_WORKER_FROM = 50_000;
 
 /**
  * Options of the classification (`filters.classify`). Heights in metres.
@@ -71,6 +78,9 @@ export const VENDOR_KEPT_CLASSES: ReadonlySet<number> = new Set([
   22,
   ...Array.from({ length: 233 }, (_, k) => 23 + k),
 ]);
+
+/** 1 at the codes of {@link VENDOR_KEPT_CLASSES}: a lookup per point cheaper than the set's. */
+const KEPT_CODE = Uint8Array.from({ length: 256 }, (_, c) => (VENDOR_KEPT_CLASSES.has(c) ? 1 : 0));
 
 /** Result of {@link classifyCloud}. */
 export interface ClassifyResult {
@@ -137,12 +147,15 @@ function unitsOf(o: z.output<typeof classifyOptionsSchema>): { unitToMetre: numb
 interface HeightStage {
   hag: Float32Array;
   vendorKept: Uint8Array;
+  /** 1 for noise and ground: never a wire. */
+  excluded: Uint8Array;
   buildings: BuildingOptions;
 }
 
 /** HAG (vendor-kept classes taken out of the ground first), once noise and ground are known. */
 function heightStage(
   cloud: PointChunk,
+  noise: Uint8Array,
   ground: Uint8Array,
   o: z.output<typeof classifyOptionsSchema>,
   context: StepContext,
@@ -155,7 +168,7 @@ function heightStage(
   const vendorKept = new Uint8Array(count);
   if (input) {
     for (let i = 0; i < count; i++) {
-      if (!VENDOR_KEPT_CLASSES.has(input[i]!)) continue;
+      if (!KEPT_CODE[input[i]!]) continue;
       vendorKept[i] = 1;
       ground[i] = 0;
     }
@@ -170,6 +183,8 @@ function heightStage(
   } else {
     hag = new Float32Array(count);
   }
+  const excluded = new Uint8Array(count);
+  for (let i = 0; i < count; i++) excluded[i] = noise[i] || ground[i] ? 1 : 0;
   context.progress?.(0.7, 'buildings');
   const buildings: BuildingOptions = {
     minHeight: o.buildingMinHeight,
@@ -178,7 +193,7 @@ function heightStage(
     unitToMetre: hu,
     verticalUnitToMetre: vu,
   };
-  return { hag, vendorKept, buildings };
+  return { hag, vendorKept, excluded, buildings };
 }
 
 /** HAG, buildings, vegetation bands and the `existing` rule, once noise and ground are known. */
@@ -189,9 +204,11 @@ function finishClassification(
   o: z.output<typeof classifyOptionsSchema>,
   context: StepContext,
 ): ClassifyResult {
-  const stage = heightStage(cloud, ground, o, context);
+  const stage = heightStage(cloud, noise, ground, o, context);
   const building = findBuildings(cloud, ground, noise, stage.hag, stage.buildings);
-  return labelStage(cloud, noise, ground, o, context, stage, building);
+  context.progress?.(0.8, 'wires');
+  const wires = o.wires ? findWires(cloud, stage.hag, stage.excluded, wireOptions(o), context).classes : null;
+  return labelStage(cloud, noise, ground, o, context, stage, building, wires);
 }
 
 /** {@link finishClassification} with the roof plane fits of the buildings in worker threads. */
@@ -203,12 +220,54 @@ async function finishClassificationParallel(
   context: StepContext,
   workers?: number,
 ): Promise<ClassifyResult> {
-  const stage = heightStage(cloud, ground, o, context);
+  const stage = heightStage(cloud, noise, ground, o, context);
+  // The wire search needs no building: it runs in a worker thread while the buildings are found here.
+  const wiresFound = o.wires ? wiresInWorker(cloud, stage, wireOptions(o), context, workers) : null;
+  // Its rejection is awaited below; until then it must not count as unhandled.
+  wiresFound?.catch(() => {});
   const building = await findBuildingsParallel(cloud, ground, noise, stage.hag, stage.buildings, workers);
-  return labelStage(cloud, noise, ground, o, context, stage, building);
+  context.progress?.(0.8, 'wires');
+  const wires = wiresFound ? await wiresFound : null;
+  return labelStage(cloud, noise, ground, o, context, stage, building, wires);
 }
 
-/** Wires, vegetation bands and the `existing` rule, once the buildings are known. */
+function wireOptions(o: z.output<typeof classifyOptionsSchema>): WireOptions {
+  return { ...unitsOf(o), minHeight: WIRE_MIN_HEIGHT };
+}
+
+/**
+ * Classes (0, 14, 15) of `findWires` on every point, found in a worker thread
+ * from the candidates only (the same result as on the calling thread), or here
+ * when there are few.
+ */
+async function wiresInWorker(
+  cloud: PointChunk,
+  { hag, excluded }: HeightStage,
+  options: WireOptions,
+  context: StepContext,
+  workers?: number,
+): Promise<Uint8Array> {
+  const { task, members } = wireCandidates(cloud, hag, excluded, options);
+  if (members.length < WIRES_WORKER_FROM || (workers !== undefined && workers <= 1)) {
+    return findWires(cloud, hag, excluded, options, context).classes;
+  }
+  const transferList = [task.x.buffer, task.y.buffer, task.z.buffer, task.hag.buffer, task.excluded.buffer];
+  let found: Uint8Array;
+  try {
+    found = (await wiresPool(1).run(task, {
+      transferList: transferList as never,
+      ...(context.signal ? { signal: context.signal } : {}),
+    })) as Uint8Array;
+  } catch (error) {
+    if (context.signal?.aborted) throw new Cancelled();
+    throw error;
+  }
+  const classes = new Uint8Array(cloud.count);
+  for (let k = 0; k < members.length; k++) classes[members[k]!] = found[k]!;
+  return classes;
+}
+
+/** Vegetation bands and the `existing` rule, once the buildings and wires are known. */
 function labelStage(
   cloud: PointChunk,
   noise: Uint8Array,
@@ -217,17 +276,13 @@ function labelStage(
   context: StepContext,
   { hag, vendorKept }: HeightStage,
   building: Uint8Array,
+  wires: Uint8Array | null,
 ): ClassifyResult {
   if (context.signal?.aborted) throw new Cancelled();
-  const { unitToMetre: hu, verticalUnitToMetre: vu } = unitsOf(o);
+  const { verticalUnitToMetre: vu } = unitsOf(o);
   const count = cloud.count;
-  const progress = (f: number, step: string) => context.progress?.(f, step);
   const classification = new Uint8Array(count);
   const input = cloud.classification;
-  progress(0.8, 'wires');
-  const excluded = new Uint8Array(count);
-  for (let i = 0; i < count; i++) excluded[i] = noise[i] || ground[i] ? 1 : 0;
-  const wires = o.wires ? findWires(cloud, hag, excluded, { unitToMetre: hu, verticalUnitToMetre: vu }, context) : null;
   const low = o.lowVegetation / vu;
   const medium = o.mediumVegetation / vu;
   const high = o.highVegetation / vu;
@@ -235,7 +290,7 @@ function labelStage(
     let c: number;
     if (noise[i]) c = noise[i]!;
     else if (ground[i]) c = 2;
-    else if (wires?.classes[i]) c = wires.classes[i]!;
+    else if (wires?.[i]) c = wires[i]!;
     else if (building[i]) c = 6;
     else {
       const h = hag[i]!;
@@ -255,6 +310,6 @@ function labelStage(
     const c = classification[i]!;
     counts[c] = (counts[c] ?? 0) + 1;
   }
-  progress(1, 'classify');
+  context.progress?.(1, 'classify');
   return { classification, hag, ground, counts };
 }

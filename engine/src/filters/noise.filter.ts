@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
+import { CountTable } from '../core/count-table.js';
 import { Cancelled } from '../core/errors.js';
 import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
 
@@ -23,6 +24,42 @@ export const noiseOptionsSchema = z.object({
   verticalUnitToMetre: z.number().positive().optional(),
 });
 export type NoiseOptions = z.input<typeof noiseOptionsSchema>;
+
+/** Passes of the low-point test: a cell's cursor walks past at most this many points. */
+const LOW_PASSES = 8;
+
+/**
+ * Puts in `index[start .. start + m]` the `m` points of `index[start .. end]`
+ * lowest in z, in increasing z (ties in their order there): what a stable sort
+ * by z would put first. What follows them is left unspecified (only the first
+ * `m` are read), which costs one comparison per point mostly, not a sort.
+ */
+export function lowestFirst(index: Int32Array, start: number, end: number, zs: Float64Array, m: number): void {
+  const n = end - start;
+  if (n < 2) return;
+  const keep = Math.min(m, n);
+  const best = keep <= LOWEST_BUFFER.length ? LOWEST_BUFFER : new Int32Array(keep);
+  let held = 0;
+  for (let p = start; p < end; p++) {
+    const i = index[p]!;
+    const zi = zs[i]!;
+    if (held === keep) {
+      if (!(zi < zs[best[keep - 1]!]!)) continue;
+      held--;
+    }
+    // After the equal ones already held: they come first in point order.
+    let q = held;
+    while (q > 0 && zs[best[q - 1]!]! > zi) {
+      best[q] = best[q - 1]!;
+      q--;
+    }
+    best[q] = i;
+    held++;
+  }
+  for (let q = 0; q < keep; q++) index[start + q] = best[q]!;
+}
+
+const LOWEST_BUFFER = new Int32Array(LOW_PASSES + 1);
 
 /** Class codes the noise filter assigns. */
 export const LOW_POINT = 7;
@@ -54,7 +91,7 @@ export function noiseFilter(cloud: PointChunk, options: NoiseOptions = {}, conte
   for (let i = 0; i < count; i++) if (zs[i]! < minZ) minZ = zs[i]!;
   const cols = Math.floor((b.maxX - b.minX) / step) + 3;
   const rows = Math.floor((b.maxY - b.minY) / step) + 3;
-  const voxels = new Map<number, number>();
+  const voxels = new CountTable();
   const keyOf = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     const c = Math.floor((x[i]! - b.minX) / step) + 1;
@@ -62,19 +99,19 @@ export function noiseFilter(cloud: PointChunk, options: NoiseOptions = {}, conte
     const l = Math.floor((zs[i]! - minZ) / stepZ) + 1;
     const key = (l * rows + r) * cols + c;
     keyOf[i] = key;
-    voxels.set(key, (voxels.get(key) ?? 0) + 1);
+    voxels.add(key);
   }
   const neighbourCount = new Map<number, number>();
   for (let i = 0; i < count; i++) {
     const key = keyOf[i]!;
-    if (voxels.get(key)! - 1 > o.isolated) continue;
+    if (voxels.get(key) - 1 > o.isolated) continue;
     let n = neighbourCount.get(key);
     if (n === undefined) {
       n = 0;
       for (let dl = -1; dl <= 1; dl++) {
         for (let dr = -1; dr <= 1; dr++) {
           for (let dc = -1; dc <= 1; dc++) {
-            n += voxels.get(key + (dl * rows + dr) * cols + dc) ?? 0;
+            n += voxels.get(key + (dl * rows + dr) * cols + dc);
           }
         }
       }
@@ -89,18 +126,11 @@ export function noiseFilter(cloud: PointChunk, options: NoiseOptions = {}, conte
   const drop = o.lowDrop / vu;
   const grid = buildPointGrid(x, y, count, cell, (i) => out[i] === 0, b);
   const cells = grid.cols * grid.rows;
-  // Sort each cell's points by z once; `cursor` walks past points flagged low.
-  for (let k = 0; k < cells; k++) {
-    const s = grid.start[k]!;
-    const e = grid.start[k + 1]!;
-    if (e - s > 1) {
-      const sub = Array.from(grid.index.subarray(s, e)).sort((a, bb) => zs[a]! - zs[bb]!);
-      grid.index.set(sub, s);
-    }
-  }
+  // Each cell's lowest points first, by z (then point order); `cursor` walks past points flagged low.
+  for (let k = 0; k < cells; k++) lowestFirst(grid.index, grid.start[k]!, grid.start[k + 1]!, zs, LOW_PASSES + 1);
   const cursor = grid.start.slice(0, cells);
   const lowest = (k: number) => (cursor[k]! < grid.start[k + 1]! ? zs[grid.index[cursor[k]!]!]! : Number.NaN);
-  for (let pass = 0; pass < 8; pass++) {
+  for (let pass = 0; pass < LOW_PASSES; pass++) {
     let changed = 0;
     for (let r = 0; r < grid.rows; r++) {
       for (let c = 0; c < grid.cols; c++) {
