@@ -124,3 +124,98 @@ describe('growRoofs', () => {
     expect(share(building, part, HEDGE)).toBe(0);
   });
 });
+
+/**
+ * A flat roof at 5 m on a 1 m grid over 0..10 × 0..10 (single returns, all
+ * building, spacing 1: reach 2.5 m) and, east of it at x = 11, y = 4..6, a
+ * crown of pulses of many returns at `crownZ`. Roof points (10, 4..6) have
+ * 13 roof and 2 × 3 crown points in reach with two heights (with the edge
+ * return below, 0.32–0.35 of pulses of many), 3 × 3 with three (0.41–0.43);
+ * the other roof points at most 0.35 (on a face, kept). Two returns of
+ * pulses of many on the roof's edge at its height: (10.5, 8) by the crown
+ * (3 of 14 with two heights, 0.21) and (5, -0.5) away from it (1 of 10).
+ */
+function edgeScene(crownZ: number[]): { slots: GrowSlots; building: Uint8Array; role: Uint8Array } {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const zs: number[] = [];
+  const singles: number[] = [];
+  const roles: number[] = [];
+  const push = (x: number, y: number, z: number, single: number, role: number) => {
+    xs.push(x);
+    ys.push(y);
+    zs.push(z);
+    singles.push(single);
+    roles.push(role);
+  };
+  for (let gx = 0; gx <= 10; gx++) {
+    for (let gy = 0; gy <= 10; gy++) push(gx, gy, 5, 1, gx === 10 && gy >= 4 && gy <= 6 ? 1 : 0);
+  }
+  for (let gy = 4; gy <= 6; gy++) for (const z of crownZ) push(11, gy, z, 0, 2);
+  push(10.5, 8, 5, 0, 3);
+  push(5, -0.5, 5, 0, 4);
+  const count = xs.length;
+  const x = Float64Array.from(xs);
+  const y = Float64Array.from(ys);
+  const grid = buildPointGrid(x, y, count, 1);
+  const m = grid.index.length;
+  const slots: GrowSlots = {
+    x: new Float64Array(m),
+    y: new Float64Array(m),
+    z: new Float64Array(m),
+    cell: new Int32Array(m),
+    single: new Uint8Array(m),
+    count: m,
+    grid,
+  };
+  const role = new Uint8Array(m);
+  for (let k = 0; k < grid.cols * grid.rows; k++) {
+    for (let q = grid.start[k]!; q < grid.start[k + 1]!; q++) {
+      const i = grid.index[q]!;
+      slots.x[q] = x[i]! - grid.minX;
+      slots.y[q] = y[i]! - grid.minY;
+      slots.z[q] = zs[i]!;
+      slots.cell[q] = k;
+      slots.single[q] = singles[i]!;
+      role[q] = roles[i]!;
+    }
+  }
+  const building = Uint8Array.from(role, (r) => (r <= 1 ? 1 : 0));
+  return { slots, building, role };
+}
+
+/** Building slots of each role: plain roof, roof by the crown, crown, edge return of many by the crown, away from it. */
+function byRole(building: Uint8Array, role: Uint8Array): number[] {
+  const n = [0, 0, 0, 0, 0];
+  for (let q = 0; q < role.length; q++) n[role[q]!]! += building[q]!;
+  return n;
+}
+
+describe('growRoofs on a kept roof face', () => {
+  it('keeps the face points among 0.3–0.4 of pulses of many returns, drops other building points there', () => {
+    const faced = edgeScene([4, 6]);
+    growRoofs(
+      faced.slots,
+      faced.building,
+      1,
+      1,
+      Uint8Array.from(faced.role, (r) => (r <= 1 ? 1 : 0)),
+    );
+    expect(byRole(faced.building, faced.role)).toEqual([118, 3, 0, 0, 1]);
+    const plain = edgeScene([4, 6]);
+    growRoofs(plain.slots, plain.building, 1, 1);
+    expect(byRole(plain.building, plain.role)).toEqual([118, 0, 0, 0, 1]);
+  });
+
+  it('drops face points too above 0.4', () => {
+    const { slots, building, role } = edgeScene([3, 5, 7]);
+    growRoofs(
+      slots,
+      building,
+      1,
+      1,
+      Uint8Array.from(role, (r) => (r <= 1 ? 1 : 0)),
+    );
+    expect(byRole(building, role)).toEqual([118, 0, 0, 0, 1]);
+  });
+});

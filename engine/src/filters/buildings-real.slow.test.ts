@@ -44,6 +44,13 @@ import { gatherCloud } from './cloud.js';
  * - fusa: 0.994 / 0.962; 0.941 16/16 0.32 m, 0.934 16/16 0.36 m.
  * - Williams: 0.908 / 0.952; 0.850 89/89 0.33 m, 0.843 89/89 0.35 m (from
  *   the vendor's classes 0.928 / 0.923).
+ *
+ * 2026-11-27, `growRoofs` keeps the single returns of kept roof faces among
+ * up to 40 % of pulses of many returns (30 % for the rest) and grows returns
+ * of many only among 15 % (25 % before): IGN 0.827 / 0.952; 0.736 724/700
+ * 0.41 m, 0.734 724/700 0.41 m (a copy thinned to every other point: 0.569
+ * / 0.564, 0.567 / 0.563 before). AHN3, fusa and Williams unchanged (not
+ * sparse).
  */
 interface Case {
   file: string;
@@ -70,9 +77,9 @@ const CASES: Case[] = [
   },
   {
     file: 'test_semis_2021_0382_6565_LA93_IGN69_cropped.laz',
-    recall: 0.81,
+    recall: 0.815,
     precision: 0.95,
-    iou: 0.71,
+    iou: 0.72,
     countError: 0.05,
     outline: 0.48,
     adapted: true,

@@ -275,7 +275,14 @@ function finishBuildings(prep: PreparedBuildings, fit: PlaneFits): Uint8Array {
     }
     if (added === 0) break;
   }
-  if (sparse) growRoofs(s, building, 1 / hu, 1 / Math.sqrt(density));
+  if (sparse) {
+    const onFace = new Uint8Array(m);
+    for (let q = 0; q < m; q++) {
+      const f = faces.face[q]!;
+      if (f >= 0 && accepted[f] === 1) onFace[q] = 1;
+    }
+    growRoofs(s, building, 1 / hu, 1 / Math.sqrt(density), onFace);
+  }
   for (let q = 0; q < m; q++) if (building[q]) out[grid.index[q]!] = 1;
   return out;
 }

@@ -355,6 +355,8 @@ describe('building footprints on synthetic roofs', () => {
  * RURAL and URBAN IoU: AHN3 0.964 0.941 / 0.924 0.907; IGN (adapted) 0.912
  * 0.910 / 0.726 0.724; fusa 0.971 0.965 / 0.941 0.934; Williams 0.928
  * 0.923 / 0.850 0.843 (RURAL before: vendor 0.902 on Williams, 0.874 on IGN).
+ * 2026-11-27, roof faces kept among more foliage pulses by `growRoofs`: IGN
+ * ours 0.736 0.734 (the other files unchanged).
  *
  * The IGN file holds 0.2–0.5 points/m²: a 0.5 m cell holds a building point
  * about once in eight, so the one-cell closing leaves the vendor footprint a
@@ -383,7 +385,7 @@ const CASES: Case[] = [
     file: 'test_semis_2021_0382_6565_LA93_IGN69_cropped.laz',
     vendor: { iou: 0.13, countError: 4.2, outline: 0.5 },
     ours: { iou: 0.14, countError: 4.5, outline: 0.5 },
-    adapted: { vendor: { iou: 0.85, countError: 0.1, outline: 0.5 }, ours: { iou: 0.71, outline: 0.6 } },
+    adapted: { vendor: { iou: 0.85, countError: 0.1, outline: 0.5 }, ours: { iou: 0.72, outline: 0.6 } },
   },
   {
     file: 'fusa.laz',
