@@ -31,5 +31,7 @@ const sources = Math.max(
 );
 if (built >= sources) process.exit(0);
 console.log('Building the web app (web/dist)...');
+const t0 = Date.now();
 const r = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });
+if (r.status === 0) console.log(`Web app built in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
 process.exit(r.status ?? 1);
