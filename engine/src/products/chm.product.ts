@@ -3,7 +3,7 @@ import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import type { CrsInfo } from '../crs/index.js';
-import { createRaster, type Raster, sampleBilinear } from '../raster/raster.js';
+import { createRaster, fillFromNeighbours, type Raster, sampleBilinear } from '../raster/raster.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
 import { productEntry } from './catalog.js';
 import type { ClassifiedCloud, CrsUnits, DtmValue } from './product-values.js';
@@ -118,37 +118,7 @@ export function buildChm(
       inside[row * W + c] = Number.isNaN(g) || g === dtm.nodata ? 0 : 1;
     }
   }
-  for (let pass = 0; pass < 3; pass++) {
-    const next = top.slice();
-    let changed = 0;
-    for (let row = 0; row < H; row++) {
-      for (let c = 0; c < W; c++) {
-        const k = row * W + c;
-        if (top[k] !== nodata || !inside[k]) continue;
-        let sum = 0;
-        let n = 0;
-        for (let dr = -1; dr <= 1; dr++) {
-          const rr = row + dr;
-          if (rr < 0 || rr >= H) continue;
-          for (let dc = -1; dc <= 1; dc++) {
-            const cc = c + dc;
-            if (cc < 0 || cc >= W) continue;
-            const v = top[rr * W + cc]!;
-            if (v !== nodata) {
-              sum += v;
-              n++;
-            }
-          }
-        }
-        if (n > 0) {
-          next[k] = sum / n;
-          changed++;
-        }
-      }
-    }
-    top.set(next);
-    if (changed === 0) break;
-  }
+  fillFromNeighbours(top, W, H, nodata, 3, (k) => inside[k] === 1);
   for (let k = 0; k < top.length; k++) {
     if (!inside[k]) top[k] = nodata;
     else if (top[k] === nodata || top[k]! < 0) top[k] = 0;
@@ -163,16 +133,30 @@ export function buildChm(
       const v = source[k]!;
       if (v === nodata) continue;
       let n = 0;
+      let highestAround = Number.NEGATIVE_INFINITY;
       for (let dr = -1; dr <= 1; dr++) {
         for (let dc = -1; dc <= 1; dc++) {
           if (dr === 0 && dc === 0) continue;
           const u = source[k + dr * W + dc]!;
-          if (u !== nodata) ring[n++] = u;
+          if (u !== nodata) {
+            ring[n++] = u;
+            if (u > highestAround) highestAround = u;
+          }
         }
       }
-      if (n < 6) continue;
-      const sorted = Array.from(ring.subarray(0, n)).sort((a, b) => a - b);
-      const median = n % 2 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+      // The median is at most the highest neighbour: a cell within pitDepth of it is no pit (most cells).
+      if (n < 6 || !(highestAround - v > pitDepth)) continue;
+      // Insertion sort of at most 8 values in place (stable, as Array#sort): no array made per cell.
+      for (let a = 1; a < n; a++) {
+        const u = ring[a]!;
+        let b = a;
+        while (b > 0 && ring[b - 1]! > u) {
+          ring[b] = ring[b - 1]!;
+          b--;
+        }
+        ring[b] = u;
+      }
+      const median = n % 2 ? ring[(n - 1) / 2]! : (ring[n / 2 - 1]! + ring[n / 2]!) / 2;
       if (median - v > Math.max(pitDepth, 0.15 * median)) top[k] = median;
     }
   }

@@ -6,7 +6,7 @@ import { defineProduct, type ProductContext, type ProductResult } from '../core/
 import type { CrsInfo } from '../crs/index.js';
 import { type Raster, rasterRange } from '../raster/raster.js';
 import type { Feature } from '../writers/geojson.writer.js';
-import { type FlatLine, writeWgs84Lines } from '../writers/wgs84-lines.writer.js';
+import { copyWgs84Lines, type FlatLine, writeWgs84Lines } from '../writers/wgs84-lines.writer.js';
 import { productEntry } from './catalog.js';
 import { type DtmValue, featuresToWgs84, WGS84_DECIMALS } from './product-values.js';
 import { contourIntervalCm } from './terrain-options.js';
@@ -522,23 +522,55 @@ function* contourFlatLines(lines: ContourLine[]): Generator<FlatLine> {
 interface ContourValue {
   lines: ContourLine[];
   crs: CrsInfo;
+  /** The contours' GeoJSON and where each line's feature lies in it (see `writeWgs84Lines`), to copy from. */
+  written?: { file: string; ranges: Float64Array };
 }
 
-/** Writes one contour GeoJSON (EPSG:4326) and hands its features to PostGIS. */
+/** A contour product's result: its GeoJSON file, and its features for PostGIS. */
+function resultOf(lines: ContourLine[], crs: CrsInfo, file: string, features: number): ProductResult {
+  return {
+    files: [{ path: file, format: 'GeoJSON', extension: 'geojson', epsg: 4326, count: features }],
+    features: () => featuresToWgs84(contourFeatures(lines), crs),
+    figures: { lines: features },
+  };
+}
+
+/** Writes one contour GeoJSON (EPSG:4326) and hands its features to PostGIS; also where each line's feature lies. */
 async function contourResult(
   ctx: ProductContext,
   lines: ContourLine[],
   crs: CrsInfo,
   name: string,
-): Promise<ProductResult> {
+): Promise<ProductResult & { ranges: Float64Array; file: string }> {
   const file = path.join(ctx.workDir, `${name}.geojson`);
   // The bytes writeWgs84GeoJson(file, contourFeatures(lines), crs) writes, from the flat coordinates.
   const written = await writeWgs84Lines(file, contourFlatLines(lines), crs, WGS84_DECIMALS);
-  return {
-    files: [{ path: file, format: 'GeoJSON', extension: 'geojson', epsg: 4326, count: written.features }],
-    features: () => featuresToWgs84(contourFeatures(lines), crs),
-    figures: { lines: written.features },
-  };
+  return { ...resultOf(lines, crs, file, written.features), ranges: written.ranges, file };
+}
+
+/**
+ * The major or the minor contours: their features' bytes copied from the
+ * contours' GeoJSON (the same lines, already transformed and printed), or
+ * written again when that file cannot be read.
+ */
+async function contourKindResult(ctx: ProductContext, kind: ContourLine['kind'], name: string): Promise<ProductResult> {
+  const { lines, crs, written } = ctx.need<ContourValue>('contours');
+  const picked: number[] = [];
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.kind === kind) picked.push(i);
+  const kept = picked.map((i) => lines[i]!);
+  if (written) {
+    const file = path.join(ctx.workDir, `${name}.geojson`);
+    try {
+      const copied = await copyWgs84Lines(written.file, written.ranges, picked, file);
+      return resultOf(kept, crs, file, copied.features);
+    } catch (error) {
+      ctx.log(`${name}: writing the lines again, the contours' file could not be copied from`, {
+        error: (error as Error).message,
+      });
+    }
+  }
+  const { ranges: _, file: __, ...result } = await contourResult(ctx, kept, crs, name);
+  return result;
 }
 
 /** CONTOUR_LINE: minor and major contours (`elevation`, `kind`), smoothed, never crossing. */
@@ -555,34 +587,19 @@ export const contoursProduct = defineProduct<ContourValue>({
       },
       { signal: ctx.signal },
     );
-    return { ...(await contourResult(ctx, lines, crs, 'contours')), value: { lines, crs } };
+    const { ranges, file, ...result } = await contourResult(ctx, lines, crs, 'contours');
+    return { ...result, value: { lines, crs, written: { file, ranges } } };
   },
 });
 
 /** CONTOUR_LINE_MAJOR: the major contours only. */
 export const majorContoursProduct = defineProduct({
   ...productEntry('contours-major'),
-  async run(ctx) {
-    const { lines, crs } = ctx.need<ContourValue>('contours');
-    return contourResult(
-      ctx,
-      lines.filter((l) => l.kind === 'major'),
-      crs,
-      'contours-major',
-    );
-  },
+  run: (ctx) => contourKindResult(ctx, 'major', 'contours-major'),
 });
 
 /** CONTOUR_LINE_MINOR: the minor contours only (never repeating a major one). */
 export const minorContoursProduct = defineProduct({
   ...productEntry('contours-minor'),
-  async run(ctx) {
-    const { lines, crs } = ctx.need<ContourValue>('contours');
-    return contourResult(
-      ctx,
-      lines.filter((l) => l.kind === 'minor'),
-      crs,
-      'contours-minor',
-    );
-  },
+  run: (ctx) => contourKindResult(ctx, 'minor', 'contours-minor'),
 });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
-import { createRaster, type Raster, rasterRange } from '../raster/raster.js';
+import { createRaster, fillFromNeighbours, type Raster, rasterRange } from '../raster/raster.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
 import { productEntry } from './catalog.js';
 import type { ClassifiedCloud, DtmValue } from './product-values.js';
@@ -44,40 +44,8 @@ export function buildDsm(cloud: PointChunk, dtm: Raster, context: StepContext = 
   }
   if (context.signal?.aborted) throw new Cancelled();
   // Holes inside the DTM: neighbours' mean, a few passes, then the ground itself.
-  let filled = 0;
   const ground = dtm.data;
-  for (let pass = 0; pass < FILL_PASSES; pass++) {
-    const next = top.slice();
-    let changed = 0;
-    for (let r = 0; r < H; r++) {
-      for (let c = 0; c < W; c++) {
-        const k = r * W + c;
-        if (top[k] !== nodata || ground[k] === dtm.nodata) continue;
-        let sum = 0;
-        let n = 0;
-        for (let dr = -1; dr <= 1; dr++) {
-          const rr = r + dr;
-          if (rr < 0 || rr >= H) continue;
-          for (let dc = -1; dc <= 1; dc++) {
-            const cc = c + dc;
-            if (cc < 0 || cc >= W) continue;
-            const v = top[rr * W + cc]!;
-            if (v !== nodata) {
-              sum += v;
-              n++;
-            }
-          }
-        }
-        if (n > 0) {
-          next[k] = sum / n;
-          changed++;
-        }
-      }
-    }
-    top.set(next);
-    filled += changed;
-    if (changed === 0) break;
-  }
+  let filled = fillFromNeighbours(top, W, H, nodata, FILL_PASSES, (k) => ground[k] !== dtm.nodata);
   for (let k = 0; k < top.length; k++) {
     if (top[k] === nodata && ground[k] !== dtm.nodata) {
       top[k] = ground[k]!;

@@ -48,8 +48,15 @@ export function shareTypedArrays(value: unknown, seen = new Set<object>()): unkn
     return a.buffer instanceof SharedArrayBuffer || a.byteLength < SHARE_BYTES ? a : sharedCopy(a);
   }
   if (seen.has(value)) return value;
-  seen.add(value);
   if (Array.isArray(value)) {
+    // An array of plain values (a point [x, y], a ring's numbers) holds nothing to share: not even remembered.
+    let leaf = true;
+    for (let i = 0; i < value.length && leaf; i++) {
+      const v = value[i];
+      if (v !== null && typeof v === 'object') leaf = false;
+    }
+    if (leaf) return value;
+    seen.add(value);
     for (let i = 0; i < value.length; i++) {
       const v = value[i];
       if (v !== null && typeof v === 'object') value[i] = shareTypedArrays(v, seen);
@@ -59,9 +66,16 @@ export function shareTypedArrays(value: unknown, seen = new Set<object>()): unkn
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
   const record = value as Record<string, unknown>;
+  // Remembered (against cycles) only when it holds objects: a tree top's numbers are not.
+  let entered = false;
   for (const key of Object.keys(record)) {
     const v = record[key];
-    if (v !== null && typeof v === 'object') record[key] = shareTypedArrays(v, seen);
+    if (v === null || typeof v !== 'object') continue;
+    if (!entered) {
+      seen.add(value);
+      entered = true;
+    }
+    record[key] = shareTypedArrays(v, seen);
   }
   return value;
 }

@@ -40,30 +40,37 @@ function niceStep(target: number): number {
   return 10 * pow;
 }
 
-/** Local highs and lows of the DTM: cells highest (lowest) within `radius` cells, standing out by `prominence`. */
+/**
+ * Local highs and lows of the DTM: cells highest (lowest) within `radius`
+ * cells, standing out by `prominence`, in row order; the first `limit` of
+ * them (the scan stops there).
+ */
 export function localExtremes(
   dtm: Raster,
   radius: number,
   prominence: number,
+  limit = Number.POSITIVE_INFINITY,
 ): Array<{ x: number; y: number; z: number; kind: 'high' | 'low' }> {
   const { width: W, height: H, data, nodata } = dtm;
   const out: Array<{ x: number; y: number; z: number; kind: 'high' | 'low' }> = [];
-  for (let r = radius; r < H - radius; r += 1) {
-    for (let c = radius; c < W - radius; c += 1) {
+  for (let r = radius; r < H - radius && out.length < limit; r += 1) {
+    for (let c = radius; c < W - radius && out.length < limit; c += 1) {
       const v = data[r * W + c]!;
       if (v === nodata) continue;
       // Only a 3×3 extreme can be one over the whole window.
+      // Stops at the first neighbour above and one below (most cells: a slope).
       let above = 0;
       let below = 0;
-      for (let dr = -1; dr <= 1; dr++) {
+      for (let dr = -1; dr <= 1 && !(above && below); dr++) {
+        const row = (r + dr) * W + c;
         for (let dc = -1; dc <= 1; dc++) {
-          const u = data[(r + dr) * W + c + dc]!;
-          if (u > v) above++;
-          else if (u < v) below++;
+          const u = data[row + dc]!;
+          if (u > v) above = 1;
+          else if (u < v) below = 1;
         }
       }
-      if (above > 0 && below > 0) continue;
-      if (above === 0 && below === 0) continue;
+      if (above && below) continue;
+      if (!above && !below) continue;
       let isHigh = above === 0;
       let isLow = below === 0;
       let lo = v;
@@ -185,7 +192,7 @@ export async function writeTopographicMap(
     }
   }
   const radius = Math.min(40, Math.max(3, Math.round(step / 4 / dtm.resolution)));
-  for (const e of localExtremes(dtm, radius, 1 / data.verticalUnitToMetre).slice(0, 200)) {
+  for (const e of localExtremes(dtm, radius, 1 / data.verticalUnitToMetre, 200)) {
     doc.point(spots, e.x, e.y, e.z);
     const mark = e.kind === 'high' ? '+' : '-';
     doc.text(

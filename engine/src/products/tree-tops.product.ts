@@ -81,12 +81,29 @@ export function findTreeTops(value: ChmValue, options: TreeTopOptions = {}, cont
   const order = new Int32Array(start[W * H]!);
   const fill = start.slice(0, W * H);
   for (let i = 0; i < cloud.count; i++) if (cellOf[i]! >= 0) order[fill[cellOf[i]!]!++] = i;
+  // Highest first, then by index (a total order: any sort gives the same cells). A cell holds a few
+  // returns: sorted in place by insertion, a long one through Array#sort.
+  const higherFirst = (a: number, b: number) => heights[b]! - heights[a]! || a - b;
   for (let k = 0; k < W * H; k++) {
-    if (start[k + 1]! - start[k]! > 1) {
-      const slice = Array.from(order.subarray(start[k]!, start[k + 1]!)).sort(
-        (a, b) => heights[b]! - heights[a]! || a - b,
-      );
-      order.set(slice, start[k]!);
+    const from = start[k]!;
+    const to = start[k + 1]!;
+    if (to - from <= 1) continue;
+    if (to - from > 24) {
+      order.set(Array.from(order.subarray(from, to)).sort(higherFirst), from);
+      continue;
+    }
+    for (let a = from + 1; a < to; a++) {
+      const i = order[a]!;
+      const h = heights[i]!;
+      let b = a;
+      while (b > from) {
+        const j = order[b - 1]!;
+        const hj = heights[j]!;
+        if (hj > h || (hj === h && j < i)) break;
+        order[b] = j;
+        b--;
+      }
+      order[b] = i;
     }
   }
   const found: Omit<TreeTop, 'treeId'>[] = [];

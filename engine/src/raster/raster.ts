@@ -160,3 +160,65 @@ export function rasterRange(raster: Raster): { min: number; max: number } | null
   }
   return min <= max ? { min, max } : null;
 }
+
+/**
+ * Fills empty cells (`nodata`) of `data` (a `width` × `height` grid) where
+ * `fillable(k)` holds, in passes: each pass gives every such cell with a
+ * non-empty 8-neighbour (or itself) the mean of those values as they were
+ * before the pass, until a pass fills none or after `passes` passes. Returns
+ * the cells filled. Only the cells still empty are visited in each pass (not
+ * the whole grid).
+ *
+ * @example
+ * fillFromNeighbours(dsm.data, W, H, dsm.nodata, 8, (k) => dtm.data[k] !== dtm.nodata);
+ */
+export function fillFromNeighbours(
+  data: Float32Array,
+  width: number,
+  height: number,
+  nodata: number,
+  passes: number,
+  fillable: (k: number) => boolean,
+): number {
+  let holes = 0;
+  for (let k = 0; k < data.length; k++) if (data[k] === nodata && fillable(k)) holes++;
+  let todo = new Int32Array(holes);
+  let at = 0;
+  for (let k = 0; k < data.length; k++) if (data[k] === nodata && fillable(k)) todo[at++] = k;
+  const doneCell = new Int32Array(holes);
+  const doneValue = new Float64Array(holes);
+  let filled = 0;
+  for (let pass = 0; pass < passes && todo.length > 0; pass++) {
+    let changed = 0;
+    let kept = 0;
+    for (let t = 0; t < todo.length; t++) {
+      const k = todo[t]!;
+      const row = Math.floor(k / width);
+      const c = k - row * width;
+      let sum = 0;
+      let n = 0;
+      for (let dr = -1; dr <= 1; dr++) {
+        const rr = row + dr;
+        if (rr < 0 || rr >= height) continue;
+        for (let dc = -1; dc <= 1; dc++) {
+          const cc = c + dc;
+          if (cc < 0 || cc >= width) continue;
+          const v = data[rr * width + cc]!;
+          if (v !== nodata) {
+            sum += v;
+            n++;
+          }
+        }
+      }
+      if (n > 0) {
+        doneCell[changed] = k;
+        doneValue[changed++] = sum / n;
+      } else todo[kept++] = k;
+    }
+    for (let d = 0; d < changed; d++) data[doneCell[d]!] = doneValue[d]!;
+    todo = todo.subarray(0, kept);
+    filled += changed;
+    if (changed === 0) break;
+  }
+  return filled;
+}

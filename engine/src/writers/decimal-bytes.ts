@@ -23,15 +23,61 @@ export function digitCount(n: number): number {
   return digits;
 }
 
-/** Writes `n` as exactly `digits` decimal digits (leading zeros) at `at`; returns the end. */
+/**
+ * Writes `n` (a whole number below 2^53) as exactly `digits` decimal digits
+ * (leading zeros) at `at`; returns the end. Small integer arithmetic: blocks
+ * of eight digits are split off while `n` is above 2^31 (exactly: the block's
+ * quotient is corrected when the division rounded up), the rest digit by digit.
+ */
 export function writeDigits(buf: Uint8Array, at: number, n: number, digits: number): number {
+  let i = at + digits - 1;
   let v = n;
-  for (let i = digits - 1; i >= 0; i--) {
-    const q = Math.floor(v / 10);
-    buf[at + i] = 48 + (v - q * 10);
+  while (v >= 2147483648) {
+    let q = Math.floor(v / 1e8);
+    let block = v - q * 1e8;
+    if (block < 0) {
+      q--;
+      block += 1e8;
+    }
+    let w = block | 0;
+    for (let k = 0; k < 8; k++) {
+      const t = (w / 10) | 0;
+      buf[i--] = 48 + w - t * 10;
+      w = t;
+    }
     v = q;
   }
+  let w = v | 0;
+  while (i >= at) {
+    const t = (w / 10) | 0;
+    buf[i--] = 48 + w - t * 10;
+    w = t;
+  }
   return at + digits;
+}
+
+/**
+ * Writes the decimals of `fraction / 10^decimals` (`fraction` a whole number,
+ * 0 < fraction < 10^decimals): `decimals` digits with leading zeros, less the
+ * trailing zeros; returns the end. Integer arithmetic below 2^31 (a double's
+ * `% 10` was the slowest step of printing a coordinate).
+ */
+export function writeFraction(buf: Uint8Array, at: number, fraction: number, decimals: number): number {
+  let digits = decimals;
+  if (fraction < 2147483648) {
+    let f = fraction | 0;
+    while (f % 10 === 0) {
+      f = (f / 10) | 0;
+      digits--;
+    }
+    return writeDigits(buf, at, f, digits);
+  }
+  let f = fraction;
+  while (f % 10 === 0) {
+    f /= 10;
+    digits--;
+  }
+  return writeDigits(buf, at, f, digits);
 }
 
 /** Bytes {@link writeRounded} may write (sign, 15 digits, point). */
@@ -57,13 +103,8 @@ export function writeRounded(buf: Uint8Array, at: number, v: number, decimals: n
   if (k < 0) buf[end++] = 45; // -
   const whole = Math.floor(a / factor);
   end = writeDigits(buf, end, whole, digitCount(whole));
-  let fraction = a - whole * factor;
+  const fraction = a - whole * factor;
   if (fraction === 0) return end;
   buf[end++] = 46; // .
-  let digits = decimals;
-  while (fraction % 10 === 0) {
-    fraction /= 10;
-    digits--;
-  }
-  return writeDigits(buf, end, fraction, digits);
+  return writeFraction(buf, end, fraction, decimals);
 }

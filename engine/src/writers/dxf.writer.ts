@@ -26,7 +26,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { InvalidInput } from '../core/errors.js';
-import { digitCount, writeDigits } from './decimal-bytes.js';
+import { digitCount, writeDigits, writeFraction } from './decimal-bytes.js';
 import type { Feature } from './geojson.writer.js';
 
 /** Length units of the drawing ($INSUNITS): metres, international feet or US survey feet. */
@@ -169,16 +169,11 @@ class GroupWriter {
     const whole = Math.floor(a / 1e6);
     this.at = writeDigits(buf, this.at, whole, digitCount(whole));
     buf[this.at++] = 46; // .
-    let fraction = a - whole * 1e6;
+    const fraction = a - whole * 1e6;
     if (fraction === 0) {
       buf[this.at++] = 48; // 0
     } else {
-      let digits = 6;
-      while (fraction % 10 === 0) {
-        fraction /= 10;
-        digits--;
-      }
-      this.at = writeDigits(buf, this.at, fraction, digits);
+      this.at = writeFraction(buf, this.at, fraction, 6);
     }
     buf[this.at++] = 10;
   }

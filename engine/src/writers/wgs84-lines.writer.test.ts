@@ -9,7 +9,7 @@ import { writeWgs84GeoJson } from '../products/product-values.js';
 import { createRaster } from '../raster/raster.js';
 import { roundedText } from './decimal-bytes.js';
 import type { Feature } from './geojson.writer.js';
-import { writeWgs84Lines } from './wgs84-lines.writer.js';
+import { copyWgs84Lines, type FlatLine, writeWgs84Lines } from './wgs84-lines.writer.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nuage-wgs84-lines-'));
 
@@ -103,5 +103,38 @@ describe('writeWgs84Lines', () => {
     expect(roundedText(-0, 7)).toBe('0');
     expect(roundedText(Number.NaN, 7)).toBe('null');
     expect(roundedText(123.45678905, 7)).toBe(String(Math.round(123.45678905 * 1e7) / 1e7));
+  });
+
+  it('copies some features of a written file: the bytes writeWgs84Lines writes for those lines alone', async () => {
+    const crs = crsFromEpsg(2154);
+    const dtm = createRaster(120, 90, 500_000, 6_000_000, 1, { epsg: 2154 });
+    dtm.data.set(analyticSurface(120, 90, 1));
+    const lines: FlatLine[] = buildContours(dtm, { minorCm: 50, majorCm: 250 }).map((l, i) => ({
+      coordinates: l.coordinates,
+      properties: { elevation: Math.round(l.elevation * 1000) / 1000, kind: l.kind, i },
+    }));
+    // A one-point line, left out of every file.
+    lines.splice(3, 0, {
+      coordinates: Float64Array.of(500_010, 6_000_010),
+      properties: { elevation: 1, kind: 'minor', i: -1 },
+    });
+    const all = path.join(dir, 'all.geojson');
+    const written = await writeWgs84Lines(all, lines, crs);
+    expect(written.ranges.length).toBe(2 * lines.length);
+    expect([written.ranges[6], written.ranges[7]]).toEqual([-1, -1]);
+    for (const pick of [lines.map((_, i) => i).filter((i) => i % 3 === 0), [3], [], lines.map((_, i) => i)]) {
+      const copied = path.join(dir, 'copied.geojson');
+      const alone = path.join(dir, 'alone.geojson');
+      const got = await copyWgs84Lines(all, written.ranges, pick, copied);
+      const want = await writeWgs84Lines(
+        alone,
+        pick.map((i) => lines[i]!),
+        crs,
+      );
+      expect(readFileSync(copied, 'utf8')).toBe(readFileSync(alone, 'utf8'));
+      expect(got.features).toBe(want.features);
+      expect(got.bytes).toBe(want.bytes);
+    }
+    expect(JSON.parse(readFileSync(path.join(dir, 'copied.geojson'), 'utf8')).features).toHaveLength(lines.length - 1);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createGridTransformer } from '../crs/grid-transformer.js';
 import type { CrsInfo } from '../crs/index.js';
 import { ROUNDED_MAX_BYTES, roundedText, writeRounded } from './decimal-bytes.js';
@@ -52,6 +53,18 @@ class ByteSink {
     else this.at = end;
   }
 
+  /** Bytes written so far, cut or still in the buffer: the file offset of the next byte. */
+  get offset(): number {
+    return this.bytes + this.at;
+  }
+
+  /** Copies bytes as they are. */
+  copy(src: Uint8Array): void {
+    this.room(src.length);
+    this.buf.set(src, this.at);
+    this.at += src.length;
+  }
+
   cut(): void {
     if (this.at === 0) return;
     this.full.push(this.buf.subarray(0, this.at));
@@ -81,7 +94,7 @@ export async function writeWgs84Lines(
   lines: Iterable<FlatLine>,
   crs: CrsInfo,
   decimals = 7,
-): Promise<VectorArtifact> {
+): Promise<VectorArtifact & { ranges: Float64Array }> {
   const transformer = createGridTransformer(crs);
   const factor = 10 ** decimals;
   const out = createWriteStream(file);
@@ -90,6 +103,8 @@ export async function writeWgs84Lines(
     for (const chunk of sink.take()) if (!out.write(chunk)) await once(out, 'drain');
   };
   let count = 0;
+  let seen = 0;
+  let ranges = new Float64Array(256);
   let x = new Float64Array(0);
   let y = new Float64Array(0);
   let z = new Float64Array(0);
@@ -97,6 +112,14 @@ export async function writeWgs84Lines(
   for (const line of lines) {
     const c = line.coordinates;
     const n = c.length >> 1;
+    if (2 * seen + 2 > ranges.length) {
+      const grown = new Float64Array(ranges.length * 2);
+      grown.set(ranges);
+      ranges = grown;
+    }
+    const at = 2 * seen++;
+    ranges[at] = -1;
+    ranges[at + 1] = -1;
     if (n < 2) continue;
     if (x.length < n) {
       x = new Float64Array(n * 2);
@@ -109,7 +132,9 @@ export async function writeWgs84Lines(
       z[i] = 0;
     }
     transformer.forward(x, y, z, n);
-    sink.text(`${count ? ',\n' : ''}{"type":"Feature","geometry":{"type":"LineString","coordinates":[`);
+    if (count) sink.text(',\n');
+    ranges[at] = sink.offset;
+    sink.text('{"type":"Feature","geometry":{"type":"LineString","coordinates":[');
     for (let i = 0; i < n; i++) {
       if (i) sink.byte(44); // ,
       sink.byte(91); // [
@@ -119,6 +144,7 @@ export async function writeWgs84Lines(
       sink.byte(93); // ]
     }
     sink.text(`]},"properties":${JSON.stringify(line.properties)}}`);
+    ranges[at + 1] = sink.offset;
     count++;
     await drain();
   }
@@ -127,5 +153,67 @@ export async function writeWgs84Lines(
   await drain();
   out.end();
   await once(out, 'finish');
-  return { path: file, type: 'geojson', bytes: sink.bytes, features: count };
+  return { path: file, type: 'geojson', bytes: sink.bytes, features: count, ranges: ranges.slice(0, 2 * seen) };
+}
+
+/** Bytes read from the source file at once by {@link copyWgs84Lines}. */
+const COPY_BLOCK = 4 << 20;
+
+/**
+ * Writes a GeoJSON of some of the features {@link writeWgs84Lines} wrote to
+ * `source`, copying their bytes from it (no transform, no printing): the
+ * bytes `writeWgs84Lines` writes for those lines alone. `ranges` is what it
+ * returned (start and end of each line's feature, -1 for a line left out);
+ * `lines` are indices of lines, in increasing order.
+ *
+ * @example
+ * const all = await writeWgs84Lines('contours.geojson', lines, crs);
+ * await copyWgs84Lines('contours.geojson', all.ranges, [0, 2], 'some.geojson');
+ */
+export async function copyWgs84Lines(
+  source: string,
+  ranges: Float64Array,
+  lines: Iterable<number>,
+  file: string,
+): Promise<VectorArtifact> {
+  const input = await open(source, 'r');
+  const out = createWriteStream(file);
+  const sink = new ByteSink();
+  const drain = async () => {
+    for (const chunk of sink.take()) if (!out.write(chunk)) await once(out, 'drain');
+  };
+  let done = false;
+  try {
+    let block = Buffer.allocUnsafe(COPY_BLOCK);
+    let blockStart = 0;
+    let blockEnd = 0;
+    let count = 0;
+    sink.text('{"type":"FeatureCollection","features":[\n');
+    for (const li of lines) {
+      const start = ranges[2 * li]!;
+      const end = ranges[2 * li + 1]!;
+      if (!(start >= 0)) continue;
+      if (start < blockStart || end > blockEnd) {
+        if (end - start > block.length) block = Buffer.allocUnsafe(end - start);
+        const { bytesRead } = await input.read(block, 0, block.length, start);
+        blockStart = start;
+        blockEnd = start + bytesRead;
+        if (end > blockEnd) throw new Error(`${source} is shorter than the features it should hold`);
+      }
+      if (count) sink.text(',\n');
+      sink.copy(block.subarray(start - blockStart, end - blockStart));
+      count++;
+      await drain();
+    }
+    sink.text('\n]}\n');
+    sink.cut();
+    await drain();
+    out.end();
+    await once(out, 'finish');
+    done = true;
+    return { path: file, type: 'geojson', bytes: sink.bytes, features: count };
+  } finally {
+    await input.close();
+    if (!done) out.destroy();
+  }
 }
