@@ -129,8 +129,10 @@ function pushCrossing(
 /** Marching squares for every level; segments chained by the grid edges they share. */
 function traceLevels(dtm: Raster, levels: Level[], context: StepContext): ContourLine[] {
   const values = Float64Array.from(levels, (l) => l.value);
-  /** Index of the first level >= v. */
+  /** Index of the first level >= v (the last answer first: neighbouring quads mostly share it). */
+  let last = 0;
   const lowerBound = (v: number) => {
+    if ((last === 0 || values[last - 1]! < v) && (last === values.length || values[last]! >= v)) return last;
     let lo = 0;
     let hi = values.length;
     while (lo < hi) {
@@ -138,6 +140,7 @@ function traceLevels(dtm: Raster, levels: Level[], context: StepContext): Contou
       if (values[mid]! < v) lo = mid + 1;
       else hi = mid;
     }
+    last = lo;
     return lo;
   };
   const { width: W, height: H, data, nodata, resolution: res } = dtm;
@@ -313,42 +316,63 @@ export function chaikin(coords: Float64Array, closed: boolean, passes: number): 
   for (let p = 0; p < passes; p++) {
     const n = pts.length / 2;
     if (n < 3) return pts;
-    const out: number[] = [];
     const segs = n - 1;
-    if (!closed) out.push(pts[0]!, pts[1]!);
+    // Two points per segment (an open line's end points stand for its outer cuts); a ring repeats its first.
+    const out = new Float64Array(4 * segs + (closed ? 2 : 0));
+    let o = 0;
+    if (!closed) {
+      out[o++] = pts[0]!;
+      out[o++] = pts[1]!;
+    }
     for (let s = 0; s < segs; s++) {
       const ax = pts[2 * s]!;
       const ay = pts[2 * s + 1]!;
       const bx = pts[2 * s + 2]!;
       const by = pts[2 * s + 3]!;
-      const firstOpen = !closed && s === 0;
-      const lastOpen = !closed && s === segs - 1;
-      if (!firstOpen) out.push(0.75 * ax + 0.25 * bx, 0.75 * ay + 0.25 * by);
-      if (!lastOpen) out.push(0.25 * ax + 0.75 * bx, 0.25 * ay + 0.75 * by);
+      if (closed || s > 0) {
+        out[o++] = 0.75 * ax + 0.25 * bx;
+        out[o++] = 0.75 * ay + 0.25 * by;
+      }
+      if (closed || s < segs - 1) {
+        out[o++] = 0.25 * ax + 0.75 * bx;
+        out[o++] = 0.25 * ay + 0.75 * by;
+      }
     }
-    if (!closed) out.push(pts[2 * n - 2]!, pts[2 * n - 1]!);
-    else out.push(out[0]!, out[1]!);
-    pts = Float64Array.from(out);
+    if (!closed) {
+      out[o++] = pts[2 * n - 2]!;
+      out[o++] = pts[2 * n - 1]!;
+    } else {
+      out[o++] = out[0]!;
+      out[o++] = out[1]!;
+    }
+    pts = out;
   }
   return pts;
 }
 
-/** True when segments p1-p2 and p3-p4 properly intersect. */
+/**
+ * True when segments p1-p2 and p3-p4 properly intersect; `dx`, `dy` are
+ * x2 - x1 and y2 - y1, taken once per segment of an inner loop. The sides of
+ * p3 and p4 are tested first (both use the hoisted direction).
+ */
 function segmentsCross(
   x1: number,
   y1: number,
   x2: number,
   y2: number,
+  dx: number,
+  dy: number,
   x3: number,
   y3: number,
   x4: number,
   y4: number,
 ): boolean {
+  const d3 = dx * (y3 - y1) - dy * (x3 - x1);
+  const d4 = dx * (y4 - y1) - dy * (x4 - x1);
+  if (!((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return false;
   const d1 = (x4 - x3) * (y1 - y3) - (y4 - y3) * (x1 - x3);
   const d2 = (x4 - x3) * (y2 - y3) - (y4 - y3) * (x2 - x3);
-  const d3 = (x2 - x1) * (y3 - y1) - (y2 - y1) * (x3 - x1);
-  const d4 = (x2 - x1) * (y4 - y1) - (y2 - y1) * (x4 - x1);
-  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+  return (d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0);
 }
 
 /** Segment entries above which a bucket cell is split into sub-cells before comparing pairs. */
@@ -381,107 +405,199 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
   const r0 = Math.floor(minY / cell);
   const cols = Math.floor(maxX / cell) - c0 + 1;
   const rows = Math.floor(maxY / cell) - r0 + 1;
-  /** Calls `visit(cellIndex, line, segment)` for every grid cell each segment's box covers, in line and segment order. */
-  const eachCell = (visit: (k: number, li: number, s: number) => void) => {
-    lines.forEach((line, li) => {
-      const c = line.coordinates;
+  const cellCount = cols * rows;
+  const n = lines.length;
+  /** Lines whose geometry changed in the last round (every line before the first). */
+  const changed = new Uint8Array(n).fill(1);
+  /** Per line in this round: its coordinates, and 1 when they are the raw ones. */
+  const coordsOf: Float64Array[] = new Array(n);
+  const isRaw = new Uint8Array(n);
+  /** Scratch of the dense cells, grown as needed. */
+  let range = new Int32Array(0);
+  let subStart = new Int32Array(0);
+  let subFill = new Int32Array(0);
+  let subEntry = new Int32Array(0);
+  /** The entries of the cell being tested: end points (4 per entry), line, flags (1: changed, 2: raw). */
+  let scratchXY = new Float64Array(0);
+  let scratchLine = new Int32Array(0);
+  let scratchFlags = new Uint8Array(0);
+  /** Per scratch entry: least and greatest x, least and greatest y. */
+  let scratchBox = new Float64Array(0);
+  /** Scratch entries of a cell, sorted by {@link sweep}. */
+  let order = new Int32Array(0);
+  for (let round = 0; round < 8; round++) {
+    for (let li = 0; li < n; li++) {
+      coordsOf[li] = lines[li]!.coordinates;
+      isRaw[li] = lines[li] === raw[li] ? 1 : 0;
+    }
+    // Every grid cell each segment's box covers, in line and segment order: counted, then filled.
+    const start = new Int32Array(cellCount + 1);
+    for (let li = 0; li < n; li++) {
+      const c = coordsOf[li]!;
       for (let s = 0; s + 3 < c.length; s += 2) {
         const minC = Math.floor(Math.min(c[s]!, c[s + 2]!) / cell) - c0;
         const maxC = Math.floor(Math.max(c[s]!, c[s + 2]!) / cell) - c0;
         const minR = Math.floor(Math.min(c[s + 1]!, c[s + 3]!) / cell) - r0;
         const maxR = Math.floor(Math.max(c[s + 1]!, c[s + 3]!) / cell) - r0;
         for (let bx = minC; bx <= maxC; bx++) {
-          for (let by = minR; by <= maxR; by++) visit(by * cols + bx, li, s);
+          for (let by = minR; by <= maxR; by++) start[by * cols + bx + 1]!++;
         }
       }
-    });
-  };
-  /** Lines whose geometry changed in the last round (every line before the first). */
-  const changed = new Uint8Array(lines.length).fill(1);
-  for (let round = 0; round < 8; round++) {
-    const start = new Int32Array(cols * rows + 1);
-    eachCell((k) => {
-      start[k + 1]!++;
-    });
-    for (let k = 0; k < cols * rows; k++) start[k + 1]! += start[k]!;
-    const fill = start.slice(0, cols * rows);
-    const entryLine = new Int32Array(start[cols * rows]!);
-    const entrySegment = new Int32Array(start[cols * rows]!);
-    eachCell((k, li, s) => {
-      const at = fill[k]!++;
-      entryLine[at] = li;
-      entrySegment[at] = s;
-    });
+    }
+    for (let k = 0; k < cellCount; k++) start[k + 1]! += start[k]!;
+    const fill = start.slice(0, cellCount);
+    const entryLine = new Int32Array(start[cellCount]!);
+    const entrySegment = new Int32Array(start[cellCount]!);
+    for (let li = 0; li < n; li++) {
+      const c = coordsOf[li]!;
+      for (let s = 0; s + 3 < c.length; s += 2) {
+        const minC = Math.floor(Math.min(c[s]!, c[s + 2]!) / cell) - c0;
+        const maxC = Math.floor(Math.max(c[s]!, c[s + 2]!) / cell) - c0;
+        const minR = Math.floor(Math.min(c[s + 1]!, c[s + 3]!) / cell) - r0;
+        const maxR = Math.floor(Math.max(c[s + 1]!, c[s + 3]!) / cell) - r0;
+        for (let bx = minC; bx <= maxC; bx++) {
+          for (let by = minR; by <= maxR; by++) {
+            const at = fill[by * cols + bx]!++;
+            entryLine[at] = li;
+            entrySegment[at] = s;
+          }
+        }
+      }
+    }
     const revert = new Set<number>();
-    /** Tests entries a and b of `pool` (entry indices) and marks both lines when they cross. */
-    const testPair = (a: number, b: number) => {
-      const la = entryLine[a]!;
-      const lb = entryLine[b]!;
-      if (lb === la) return;
-      if (!changed[la] && !changed[lb]) return;
-      if (lines[la] === raw[la] && lines[lb] === raw[lb]) return;
-      const ca = lines[la]!.coordinates;
-      const cb = lines[lb]!.coordinates;
-      const sa = entrySegment[a]!;
-      const sb = entrySegment[b]!;
-      if (
-        segmentsCross(ca[sa]!, ca[sa + 1]!, ca[sa + 2]!, ca[sa + 3]!, cb[sb]!, cb[sb + 1]!, cb[sb + 2]!, cb[sb + 3]!)
-      ) {
-        revert.add(la);
-        revert.add(lb);
+    /** Copies entries begin..end-1 into the scratch (end points, line, flags) so pairs are tested from there. */
+    const gather = (begin: number, end: number) => {
+      const m = end - begin;
+      if (scratchLine.length < m) {
+        scratchXY = new Float64Array(8 * m);
+        scratchBox = new Float64Array(8 * m);
+        order = new Int32Array(2 * m);
+        scratchLine = new Int32Array(2 * m);
+        scratchFlags = new Uint8Array(2 * m);
+      }
+      for (let i = 0; i < m; i++) {
+        const li = entryLine[begin + i]!;
+        const c = coordsOf[li]!;
+        const sg = entrySegment[begin + i]!;
+        scratchXY[4 * i] = c[sg]!;
+        scratchXY[4 * i + 1] = c[sg + 1]!;
+        scratchXY[4 * i + 2] = c[sg + 2]!;
+        scratchXY[4 * i + 3] = c[sg + 3]!;
+        scratchBox[4 * i] = Math.min(scratchXY[4 * i]!, scratchXY[4 * i + 2]!);
+        scratchBox[4 * i + 1] = Math.max(scratchXY[4 * i]!, scratchXY[4 * i + 2]!);
+        scratchBox[4 * i + 2] = Math.min(scratchXY[4 * i + 1]!, scratchXY[4 * i + 3]!);
+        scratchBox[4 * i + 3] = Math.max(scratchXY[4 * i + 1]!, scratchXY[4 * i + 3]!);
+        scratchLine[i] = li;
+        scratchFlags[i] = changed[li]! | (isRaw[li]! << 1);
       }
     };
-    for (let k = 0; k < cols * rows; k++) {
+    for (let k = 0; k < cellCount; k++) {
       const begin = start[k]!;
       const end = start[k + 1]!;
+      if (end - begin < 2) continue;
+      gather(begin, end);
       if (end - begin > DENSE_CELL) {
-        denseCell(k, begin, end);
+        denseCell(k, end - begin);
         continue;
       }
-      for (let a = begin; a < end; a++) for (let b = a + 1; b < end; b++) testPair(a, b);
+      for (let i = 0; i < end - begin; i++) order[i] = i;
+      sweep(order, 0, end - begin);
     }
     /**
-     * A cell crossed by many lines (a steep slope): its entries are bucketed
-     * again on a finer grid of s × s sub-cells, so only segments sharing a
-     * sub-cell are compared. Two crossing segments both cover the sub-cell of
-     * their crossing point (the sub-cell of a coordinate is monotonic in it).
+     * Scratch entries list[from..to) (sorted there in order of their least x)
+     * compared with each other: each only with the next ones whose least x is
+     * at most its greatest x and whose y range meets its own (segments with
+     * disjoint boxes cannot cross, as segments in different cells are never compared).
      */
-    function denseCell(k: number, begin: number, end: number): void {
-      const m = end - begin;
+    function sweep(list: Int32Array, from: number, to: number): void {
+      for (let i = from + 1; i < to; i++) {
+        const e = list[i]!;
+        const x = scratchBox[4 * e]!;
+        let j = i;
+        for (; j > from && scratchBox[4 * list[j - 1]!]! > x; j--) list[j] = list[j - 1]!;
+        list[j] = e;
+      }
+      for (let ai = from; ai + 1 < to; ai++) {
+        const a = list[ai]!;
+        const la = scratchLine[a]!;
+        const flagsA = scratchFlags[a]!;
+        const x1 = scratchXY[4 * a]!;
+        const y1 = scratchXY[4 * a + 1]!;
+        const x2 = scratchXY[4 * a + 2]!;
+        const y2 = scratchXY[4 * a + 3]!;
+        const maxXA = scratchBox[4 * a + 1]!;
+        const minYA = scratchBox[4 * a + 2]!;
+        const maxYA = scratchBox[4 * a + 3]!;
+        const dx = x2 - x1;
+        const dy = y2 - y1;
+        for (let bi = ai + 1; bi < to; bi++) {
+          const b = list[bi]!;
+          if (scratchBox[4 * b]! > maxXA) break;
+          const lb = scratchLine[b]!;
+          if (lb === la) continue;
+          const flagsB = scratchFlags[b]!;
+          if (!((flagsA | flagsB) & 1) || flagsA & flagsB & 2) continue;
+          if (scratchBox[4 * b + 2]! > maxYA || scratchBox[4 * b + 3]! < minYA) continue;
+          const at = 4 * b;
+          if (
+            segmentsCross(
+              x1,
+              y1,
+              x2,
+              y2,
+              dx,
+              dy,
+              scratchXY[at]!,
+              scratchXY[at + 1]!,
+              scratchXY[at + 2]!,
+              scratchXY[at + 3]!,
+            )
+          ) {
+            revert.add(la);
+            revert.add(lb);
+          }
+        }
+      }
+    }
+    /**
+     * A cell crossed by many lines (a steep slope), its `m` entries in the
+     * scratch: they are bucketed again on a finer grid of s × s sub-cells, so
+     * only segments sharing a sub-cell are compared. Two crossing segments both
+     * cover the sub-cell of their crossing point (the sub-cell of a coordinate
+     * is monotonic in it).
+     */
+    function denseCell(k: number, m: number): void {
       const s = Math.min(64, Math.ceil(Math.sqrt(m / 4)));
       const bx = (k % cols) + c0;
       const by = Math.floor(k / cols) + r0;
       const sub = (v: number, base: number) => Math.min(s - 1, Math.max(0, Math.floor((v / cell - base) * s)));
-      const range = new Int32Array(4 * m);
-      const subStart = new Int32Array(s * s + 1);
+      if (range.length < 4 * m) range = new Int32Array(8 * m);
+      if (subStart.length < s * s + 1) {
+        subStart = new Int32Array(s * s + 1);
+        subFill = new Int32Array(s * s);
+      } else subStart.fill(0, 0, s * s + 1);
+      let total = 0;
       for (let i = 0; i < m; i++) {
-        const e = begin + i;
-        const c = lines[entryLine[e]!]!.coordinates;
-        const sg = entrySegment[e]!;
-        const minC = sub(Math.min(c[sg]!, c[sg + 2]!), bx);
-        const maxC = sub(Math.max(c[sg]!, c[sg + 2]!), bx);
-        const minR = sub(Math.min(c[sg + 1]!, c[sg + 3]!), by);
-        const maxR = sub(Math.max(c[sg + 1]!, c[sg + 3]!), by);
+        const minC = sub(scratchBox[4 * i]!, bx);
+        const maxC = sub(scratchBox[4 * i + 1]!, bx);
+        const minR = sub(scratchBox[4 * i + 2]!, by);
+        const maxR = sub(scratchBox[4 * i + 3]!, by);
         range[4 * i] = minC;
         range[4 * i + 1] = maxC;
         range[4 * i + 2] = minR;
         range[4 * i + 3] = maxR;
         for (let x = minC; x <= maxC; x++) for (let y = minR; y <= maxR; y++) subStart[y * s + x + 1]!++;
+        total += (maxC - minC + 1) * (maxR - minR + 1);
       }
       for (let q = 0; q < s * s; q++) subStart[q + 1]! += subStart[q]!;
-      const fill = subStart.slice(0, s * s);
-      const subEntry = new Int32Array(subStart[s * s]!);
+      subFill.set(subStart.subarray(0, s * s));
+      if (subEntry.length < total) subEntry = new Int32Array(2 * total);
       for (let i = 0; i < m; i++) {
         for (let x = range[4 * i]!; x <= range[4 * i + 1]!; x++) {
-          for (let y = range[4 * i + 2]!; y <= range[4 * i + 3]!; y++) subEntry[fill[y * s + x]!++] = begin + i;
+          for (let y = range[4 * i + 2]!; y <= range[4 * i + 3]!; y++) subEntry[subFill[y * s + x]!++] = i;
         }
       }
-      for (let q = 0; q < s * s; q++) {
-        const qEnd = subStart[q + 1]!;
-        for (let a = subStart[q]!; a < qEnd; a++) {
-          for (let b = a + 1; b < qEnd; b++) testPair(subEntry[a]!, subEntry[b]!);
-        }
-      }
+      for (let q = 0; q < s * s; q++) sweep(subEntry, subStart[q]!, subStart[q + 1]!);
     }
     if (revert.size === 0) return;
     // Only pairs with a line changed in this round can cross in the next: any other pair was tested as it is.

@@ -53,6 +53,32 @@ class ByteSink {
     else this.at = end;
   }
 
+  /**
+   * `[x,y]`, preceded by a comma unless `first`, each number as {@link number}
+   * prints it: one check of room for the whole point.
+   */
+  point(x: number, y: number, first: boolean, decimals: number, factor: number): void {
+    this.room(2 * ROUNDED_MAX_BYTES + 4);
+    const buf = this.buf;
+    let at = this.at;
+    if (!first) buf[at++] = 44; // ,
+    buf[at++] = 91; // [
+    const xEnd = writeRounded(buf, at, x, decimals, factor);
+    const yEnd = xEnd < 0 ? -1 : writeRounded(buf, xEnd + 1, y, decimals, factor);
+    if (yEnd < 0) {
+      // A number writeRounded does not write: the point through the general path.
+      this.at = at;
+      this.number(x, decimals, factor);
+      this.byte(44);
+      this.number(y, decimals, factor);
+      this.byte(93); // ]
+      return;
+    }
+    buf[xEnd] = 44;
+    buf[yEnd] = 93;
+    this.at = yEnd + 1;
+  }
+
   /** Bytes written so far, cut or still in the buffer: the file offset of the next byte. */
   get offset(): number {
     return this.bytes + this.at;
@@ -135,14 +161,7 @@ export async function writeWgs84Lines(
     if (count) sink.text(',\n');
     ranges[at] = sink.offset;
     sink.text('{"type":"Feature","geometry":{"type":"LineString","coordinates":[');
-    for (let i = 0; i < n; i++) {
-      if (i) sink.byte(44); // ,
-      sink.byte(91); // [
-      sink.number(x[i]!, decimals, factor);
-      sink.byte(44);
-      sink.number(y[i]!, decimals, factor);
-      sink.byte(93); // ]
-    }
+    for (let i = 0; i < n; i++) sink.point(x[i]!, y[i]!, i === 0, decimals, factor);
     sink.text(`]},"properties":${JSON.stringify(line.properties)}}`);
     ranges[at + 1] = sink.offset;
     count++;
