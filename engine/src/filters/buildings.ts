@@ -616,8 +616,32 @@ function growFaces(
   const face = faces.face;
   const stack = new Int32Array(count);
   const normal = new Float64Array(3);
-  const touched = new Set<number>();
   const footprintCols = Math.floor((s.grid.cols * radius) / footprintCell) + 1;
+  // Footprint cells the current face touched, stamped with its id + 1 and counted (up to `footprintCells`)
+  // instead of a set per face: about as many cells as slots (cells of about a point spacing) where the points
+  // fill their extent. Where they do not (a diagonal corridor, far-apart patches), a set per face, as before.
+  let firstKey = 0;
+  let lastKey = -1;
+  for (let q = 0; q < count; q++) {
+    const key = Math.floor(y[q]! / footprintCell) * footprintCols + Math.floor(x[q]! / footprintCell);
+    if (q === 0 || key < firstKey) firstKey = key;
+    if (key > lastKey) lastKey = key;
+  }
+  const span = lastKey - firstKey + 1;
+  const touchedBy = span <= Math.max(1 << 22, 4 * count) ? new Int32Array(span) : null;
+  const touchedSet = new Set<number>();
+  let touched = 0;
+  /** Counts the footprint cell `key` for face `stamp` (its id + 1) when not counted yet. */
+  const touch = (key: number, stamp: number) => {
+    if (touchedBy) {
+      if (touchedBy[key - firstKey] === stamp) return;
+      touchedBy[key - firstKey] = stamp;
+    } else {
+      if (touchedSet.has(key)) return;
+      touchedSet.add(key);
+    }
+    touched++;
+  };
   for (let si = 0; si < seedCount; si++) {
     const seed = seeds[si]!;
     if (face[seed] !== -1) continue;
@@ -648,8 +672,9 @@ function growFaces(
     face[seed] = id;
     stack[top++] = seed;
     n = 1;
-    touched.clear();
-    touched.add(Math.floor(y[seed]! / footprintCell) * footprintCols + Math.floor(x[seed]! / footprintCell));
+    touched = 0;
+    touchedSet.clear();
+    touch(Math.floor(y[seed]! / footprintCell) * footprintCols + Math.floor(x[seed]! / footprintCell), id + 1);
     while (top > 0) {
       let p = stack[--top]!;
       const rough = p < 0;
@@ -717,8 +742,8 @@ function growFaces(
           sxy += ex * ey;
           sxz += ex * ez;
           syz += ey * ez;
-          if (touched.size < footprintCells) {
-            touched.add(Math.floor(y[j]! / footprintCell) * footprintCols + Math.floor(x[j]! / footprintCell));
+          if (touched < footprintCells) {
+            touch(Math.floor(y[j]! / footprintCell) * footprintCols + Math.floor(x[j]! / footprintCell), id + 1);
           }
           if (!last[j]) nonLast++;
           if (smooth) stack[top++] = j;
@@ -743,7 +768,7 @@ function growFaces(
     faces.rms[id] = Math.sqrt(planeOfSums(n, mx, my, mz, sxx, sxy, sxz, syy, syz, szz, normal));
     faces.size[id] = n;
     faces.nonLast[id] = nonLast;
-    faces.footprint[id] = touched.size;
+    faces.footprint[id] = touched;
     faces.normalZ[id] = nz;
     faces.inBand[id] = inBand;
     faces.nearBand[id] = nearBand;

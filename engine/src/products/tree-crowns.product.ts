@@ -3,10 +3,10 @@ import type { StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import type { Raster } from '../raster/raster.js';
-import { traceRegions } from '../raster/region-outlines.js';
 import type { Feature } from '../writers/geojson.writer.js';
 import { productEntry } from './catalog.js';
 import { featuresToWgs84, writeWgs84GeoJson } from './product-values.js';
+import { traceOuterRings } from './tree-crowns.outline.js';
 import type { TreeTop, TreeTopsValue } from './tree-tops.product.js';
 
 /** Crown shapes of the processing form: conifers (narrow) or broadleaves (wide). */
@@ -101,9 +101,11 @@ export function growCrowns(
     heapK[i] = k;
     heapT[i] = t;
   };
-  const pop = (): [number, number] => {
+  // The popped cell's tree is left in `poppedTree`: no pair allocated per cell.
+  let poppedTree = 0;
+  const pop = (): number => {
     const k = heapK[0]!;
-    const t = heapT[0]!;
+    poppedTree = heapT[0]!;
     const lastH = heapH[--size]!;
     const lastK = heapK[size]!;
     const lastT = heapT[size]!;
@@ -121,7 +123,7 @@ export function growCrowns(
     heapH[i] = lastH;
     heapK[i] = lastK;
     heapT[i] = lastT;
-    return [k, t];
+    return k;
   };
   for (const t of tops) {
     const k = t.cell;
@@ -149,7 +151,8 @@ export function growCrowns(
   let steps = 0;
   while (size > 0) {
     if ((++steps & 0xffff) === 0 && context.signal?.aborted) throw new Cancelled();
-    const [k, id] = pop();
+    const k = pop();
+    const id = poppedTree;
     if (labels[k]) continue;
     const h = data[k]!;
     if (h === nodata || h < rules.minHeight) continue;
@@ -168,12 +171,10 @@ export function growCrowns(
 
 /**
  * The outline of each crown: the outer boundary of its cells, simplified by
- * half a cell, in the CRS (see {@link traceRegions}). Index = treeId.
+ * half a cell, in the CRS (as `traceRegions` traces it, see {@link traceOuterRings}). Index = treeId.
  */
 export function crownOutlines(chm: Raster, crowns: CrownRaster, trees: number): Array<number[][] | null> {
-  const out: Array<number[][] | null> = new Array(trees + 1).fill(null);
-  for (const polygon of traceRegions(crowns.labels, trees, chm)) out[polygon.label] = polygon.rings[0]!;
-  return out;
+  return traceOuterRings(crowns.labels, trees, chm);
 }
 
 /** One crown with its attributes. */
