@@ -1,18 +1,7 @@
+import { mulberry32 as random } from '@nuage/fixtures/synthetic/random.js';
 import { describe, expect, it } from 'vitest';
 import { type GridPlacement, traceRegions } from '../raster/region-outlines.js';
 import { traceOuterRings } from './tree-crowns.outline.js';
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What crownOutlines handed on before: the first ring of each label's traced polygon. */
 function reference(labels: Int32Array, count: number, grid: GridPlacement): Array<number[][] | null> {

@@ -6,7 +6,7 @@
  * and joining strings was most of the time of writing contour files).
  */
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createGridTransformer } from '../crs/grid-transformer.js';
 import type { CrsInfo } from '../crs/index.js';
@@ -167,12 +167,17 @@ export async function writeWgs84Lines(
     count++;
     await drain();
   }
+  await closeCollection(sink, out, drain);
+  return { path: file, type: 'geojson', bytes: sink.bytes, features: count, ranges: ranges.slice(0, 2 * seen) };
+}
+
+/** Ends a FeatureCollection written through `sink` to `out`, and waits until the file is written. */
+async function closeCollection(sink: ByteSink, out: WriteStream, drain: () => Promise<void>): Promise<void> {
   sink.text('\n]}\n');
   sink.cut();
   await drain();
   out.end();
   await once(out, 'finish');
-  return { path: file, type: 'geojson', bytes: sink.bytes, features: count, ranges: ranges.slice(0, 2 * seen) };
 }
 
 /** Bytes read from the source file at once by {@link copyWgs84Lines}. */
@@ -224,11 +229,7 @@ export async function copyWgs84Lines(
       count++;
       await drain();
     }
-    sink.text('\n]}\n');
-    sink.cut();
-    await drain();
-    out.end();
-    await once(out, 'finish');
+    await closeCollection(sink, out, drain);
     done = true;
     return { path: file, type: 'geojson', bytes: sink.bytes, features: count };
   } finally {
