@@ -54,13 +54,25 @@ describe('tables and project information', () => {
   const rowNames = (page: Page) => page.getByTestId('project-name').allTextContents();
   /** Waits until the rows shown are exactly `names`, in order. */
   async function expectRows(page: Page, names: string[]): Promise<void> {
-    await page.waitForFunction(
-      (expected) =>
-        JSON.stringify([...document.querySelectorAll('[data-testid="project-name"]')].map((e) => e.textContent)) ===
-        JSON.stringify(expected),
-      names,
-      { timeout: 30_000 },
-    );
+    try {
+      await page.waitForFunction(
+        (expected) =>
+          JSON.stringify([...document.querySelectorAll('[data-testid="project-name"]')].map((e) => e.textContent)) ===
+          JSON.stringify(expected),
+        names,
+        { timeout: 30_000 },
+      );
+    } catch (err) {
+      // A timeout alone says nothing of what the screen showed: name the rows, the search box and the URL.
+      const box = await page
+        .getByRole('searchbox')
+        .inputValue({ timeout: 2000 })
+        .catch(() => '?');
+      throw new Error(
+        `rows ${JSON.stringify(await rowNames(page))} instead of ${JSON.stringify(names)}; ` +
+          `search box "${box}", URL ${page.url()}: ${(err as Error).message}`,
+      );
+    }
     expect(await rowNames(page)).toEqual(names);
   }
 
