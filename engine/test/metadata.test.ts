@@ -4,7 +4,9 @@ import path from 'node:path';
 import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import { describe, expect, it } from 'vitest';
 import type { PointChunk } from '../src/core/chunk.js';
-import { extractMetadata } from '../src/metadata/index.js';
+import { gatherCloud } from '../src/filters/cloud.js';
+import { extractMetadata, metadataFromChunks } from '../src/metadata/index.js';
+import { openPointCloud } from '../src/readers/index.js';
 import { writeLas } from '../src/writers/las.writer.js';
 
 async function* chunks(points: Array<[number, number, number]>): AsyncIterable<PointChunk> {
@@ -55,5 +57,19 @@ describe.skipIf(!hasRealData())('metadata of real files', () => {
     // 750 m x 1000 m tile, decimated and cropped: covered area is below the 75 ha bbox.
     expect(m.areaHectares).toBeGreaterThan(1);
     expect(m.areaHectares).toBeLessThan(75);
+  });
+});
+
+describe.runIf(hasRealData())('metadata of a cloud already in memory', () => {
+  // The processing run reads the input once; the report's summary is computed from those points, not a second read.
+  it.each(['fusa.laz', 'autzen_trim.las'])('equals a streamed read of the file (%s)', async (name) => {
+    const reader = await openPointCloud(realFile(name));
+    const cloud = await gatherCloud(reader.read({}), {}, { expected: reader.header.pointCount });
+    await reader.close();
+    const inMemory = await metadataFromChunks(reader, [cloud]);
+    const streamed = await extractMetadata(realFile(name));
+    expect(inMemory).toEqual(streamed);
+    expect(inMemory.pointCount).toBe(reader.header.pointCount);
+    expect(inMemory.areaHectares).toBeGreaterThan(0);
   });
 });

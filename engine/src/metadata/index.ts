@@ -2,7 +2,7 @@
  * Point cloud metadata (spec §3 plus what the product shows and bills on),
  * computed in one streaming pass over the points.
  */
-import type { StepContext } from '../core/chunk.js';
+import type { PointChunk, StepContext } from '../core/chunk.js';
 import { GEOID_MODEL, geoidUndulation, type VerticalReference, verticalReference } from '../crs/geoid.js';
 import { type CrsInfo, createTransformer } from '../crs/index.js';
 import { openPointCloud } from '../readers/index.js';
@@ -123,7 +123,18 @@ function cellSizes(crs: CrsInfo | null, midLatitude: number): { dx: number; dy: 
 
 /** Computes the metadata of an open reader (reads every point once). */
 export async function metadataFromReader(reader: PointCloudReader, ctx: StepContext = {}): Promise<CloudMetadata> {
-  const { header, crs } = reader;
+  return metadataFromChunks(reader, reader.read(ctx.signal ? { signal: ctx.signal } : {}), ctx);
+}
+
+/**
+ * Computes the metadata of a cloud from its header, its CRS and every point
+ * of it, as chunks (from a reader, or a cloud already in memory).
+ */
+export async function metadataFromChunks(
+  { header, crs }: Pick<PointCloudReader, 'header' | 'crs'>,
+  chunks: AsyncIterable<PointChunk> | Iterable<PointChunk>,
+  ctx: StepContext = {},
+): Promise<CloudMetadata> {
   const bbox: MetadataBounds = {
     minX: Infinity,
     minY: Infinity,
@@ -156,7 +167,7 @@ export async function metadataFromReader(reader: PointCloudReader, ctx: StepCont
   const grid = new Uint32Array(Math.ceil((cols * rows) / 32));
   let occupied = 0;
 
-  for await (const chunk of reader.read(ctx.signal ? { signal: ctx.signal } : {})) {
+  for await (const chunk of chunks) {
     const { x, y, z, intensity, classification, returnNumber, red, green, blue } = chunk;
     const n = chunk.count;
     for (let i = 0; i < n; i++) {

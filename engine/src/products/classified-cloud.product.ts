@@ -5,6 +5,7 @@ import { CrsRequired, InvalidInput } from '../core/errors.js';
 import { defineProduct, type ProductContext } from '../core/product.js';
 import { classifyCloudTiled } from '../filters/classify.filter.js';
 import { gatherCloud, splitCloud } from '../filters/cloud.js';
+import { metadataFromChunks } from '../metadata/index.js';
 import { type ColorizeResult, colorizeCloud } from '../raster/colorize.js';
 import { openPointCloud } from '../readers/index.js';
 import { tilePointCloud } from '../tiler/tile-point-cloud.js';
@@ -50,7 +51,7 @@ export const classifiedCloudProduct = defineProduct<ClassifiedCloud>({
   async run(ctx) {
     // The whole input (every column) lives only inside classifyAndWrite; what follows holds the columns products read.
     const lasPath = path.join(ctx.workDir, 'classified.las');
-    const { cloud, crs, units, vendor, figures } = await classifyAndWrite(ctx, lasPath);
+    const { cloud, crs, units, vendor, inputMetadata, figures } = await classifyAndWrite(ctx, lasPath);
     ctx.progress(0.65);
     const tilesDir = path.join(ctx.workDir, 'tiles');
     const tiled = await tilePointCloud(
@@ -62,7 +63,7 @@ export const classifiedCloudProduct = defineProduct<ClassifiedCloud>({
     return {
       files: [{ path: lasPath, format: 'LAS', extension: 'las', epsg: crs.epsg, count: cloud.count }],
       tiles: { dir: tilesDir, format: '3DTiles', epsg: 4978, count: tiled.tileCount },
-      value: { cloud, crs, units, ...(vendor ? { vendor } : {}) },
+      value: { cloud, crs, units, inputMetadata, ...(vendor ? { vendor } : {}) },
       figures: { classCounts: figures.classCounts, tiles: tiled.tileCount, ...figures.rest },
     };
   },
@@ -123,6 +124,8 @@ async function classifyAndWrite(ctx: ProductContext, lasPath: string) {
     progress: (f) => ctx.progress(0.1 * f),
   });
   if (cloud.count < 3) throw new InvalidInput('points', `the cloud has ${cloud.count} points: nothing to process`);
+  // The input's metadata (the report's summary), from the points just read and before any column changes.
+  const inputMetadata = await metadataFromChunks({ header, crs }, [cloud]);
   // Colours from the orthophoto (LAS PDRF 7, RGB in the tiles), first: an image off the cloud is refused at once.
   let colours: ColorizeResult | undefined;
   if (ctx.input.orthophoto) colours = await colorizeCloud(cloud, crs, ctx.input.orthophoto, { signal: ctx.signal });
@@ -162,6 +165,7 @@ async function classifyAndWrite(ctx: ProductContext, lasPath: string) {
     crs,
     units,
     vendor,
+    inputMetadata,
     figures: {
       classCounts: classified.counts,
       rest: {

@@ -565,7 +565,9 @@ export const pdfReportProduct = defineProduct({
   async run(ctx) {
     const classified = ctx.need<ClassifiedCloud>('classify');
     const { dtm } = ctx.need<DtmValue>('dtm');
-    const metadata = await extractMetadata(ctx.input.path, ctx.input.epsg ? { epsg: ctx.input.epsg } : {});
+    const metadata =
+      classified.inputMetadata ??
+      (await extractMetadata(ctx.input.path, ctx.input.epsg ? { epsg: ctx.input.epsg } : {}));
     const classCounts: Record<number, number> = {};
     const cls = classified.cloud.classification;
     if (cls) for (let i = 0; i < classified.cloud.count; i++) classCounts[cls[i]!] = (classCounts[cls[i]!] ?? 0) + 1;

@@ -6,6 +6,7 @@ import type { PointChunk } from '../core/chunk.js';
 import { InvalidInput } from '../core/errors.js';
 import { createGridTransformer } from '../crs/grid-transformer.js';
 import type { CrsInfo } from '../crs/index.js';
+import type { CloudMetadata } from '../metadata/index.js';
 import type { Raster, RasterCrs } from '../raster/raster.js';
 import { openPointCloud } from '../readers/index.js';
 import { type Feature, type VectorArtifact, writeGeoJson } from '../writers/geojson.writer.js';
@@ -24,6 +25,8 @@ export interface ClassifiedCloud {
   units: CrsUnits;
   /** The input's own classes (before classification), when the run read the input. */
   vendor?: Uint8Array<ArrayBuffer>;
+  /** The input file's metadata, when the run read the input (computed from the points it read, not read again). */
+  inputMetadata?: CloudMetadata;
 }
 
 /** What the DTM product hands on. */
