@@ -43,6 +43,12 @@ export class CountTable {
     this.size++;
   }
 
+  /** Calls `fn` with every key held (in no particular order). */
+  forEachKey(fn: (key: number) => void): void {
+    const { keys, used } = this;
+    for (let s = 0; s < keys.length; s++) if (used[s]) fn(keys[s]!);
+  }
+
   /** Count of `key` (0 when never added). */
   get(key: number): number {
     const slot = this.slotOf(key);

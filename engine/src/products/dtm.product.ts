@@ -5,9 +5,10 @@ import { Cancelled, CrsRequired, InvalidInput } from '../core/errors.js';
 import { defineProduct } from '../core/product.js';
 import { crsFromEpsg } from '../crs/index.js';
 import { meanSpacing } from '../filters/point-grid.js';
+import { Coverage, clearBeyondReach } from '../raster/coverage.js';
 import { readGeoTiff } from '../raster/geotiff.reader.js';
 import { type Raster, type RasterCrs, rasterForBounds, rasterRange } from '../raster/raster.js';
-import { Coverage, clearBeyondReach, PointBuffer, thinToBins } from '../raster/tin.js';
+import { PointBuffer, thinToBins } from '../raster/tin.js';
 import { rasterizeTinParallel } from '../raster/tin-parallel.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
 import { productEntry } from './catalog.js';
@@ -92,10 +93,9 @@ export async function buildDtm(input: DtmInput, options: DtmOptions = {}, contex
       if (yi < minY) minY = yi;
       if (yi > maxY) maxY = yi;
       if (cls && groundSet[cls[i]!]) ground.push(xi, yi, zs[i]!);
-      // Any return but water and noise shows measured ground nearby (under a roof, a tree, a bridge).
-      const c = cls ? cls[i]! : 1;
-      if (c !== 9 && c !== 7 && c !== 18) coverage.add(xi, yi);
     }
+    // Any return but water and noise shows measured ground nearby (under a roof, a tree, a bridge).
+    coverage.addMany(x, y, count, cls, NOT_COVERING);
   }
   if (index === 0 || minX > maxX) throw new InvalidInput('points', 'the point cloud is empty');
   if (ground.count < 3) {
@@ -123,6 +123,12 @@ export async function buildDtm(input: DtmInput, options: DtmOptions = {}, contex
   context.progress?.(1, 'dtm');
   return raster;
 }
+
+/** Classes whose returns do not show measured ground nearby: noise (7, 18) and water (9). */
+const NOT_COVERING = new Uint8Array(256);
+NOT_COVERING[7] = 1;
+NOT_COVERING[9] = 1;
+NOT_COVERING[18] = 1;
 
 /** Cells a DTM may have per point of the cloud, and at least (see {@link sparseResolution}). */
 export const DTM_CELLS_PER_POINT = 16;

@@ -1,8 +1,9 @@
+import { mulberry32 } from '@nuage/fixtures/synthetic/random.js';
 import { describe, expect, it } from 'vitest';
 import type { PointChunk } from '../core/chunk.js';
 import { buildDtm } from '../products/dtm.product.js';
+import { Coverage, clearBeyondReach } from './coverage.js';
 import { createRaster, sampleBilinear } from './raster.js';
-import { Coverage, clearBeyondReach } from './tin.js';
 
 /** A 200 m square of ground every metre, with a 100 m lake (water points or none) and a 40 m roof. */
 function scene(lakeWater: boolean): PointChunk {
@@ -53,5 +54,42 @@ describe('DTM interpolation reach', () => {
     expect(raster.data[5 * 100 + 30]).toBe(5);
     expect(raster.data[5 * 100 + 31]).toBe(raster.nodata);
     expect(raster.data[5 * 100 + 0]).toBe(5);
+  });
+
+  it('covers the same cells whether returns come one by one or many at once, dense or sparse', () => {
+    const random = mulberry32(7);
+    const n = 20_000;
+    const x = new Float64Array(n);
+    const y = new Float64Array(n);
+    const cls = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      // Most returns in a 100 m square, a few kilometres away (a sparse extent), some negative coordinates.
+      const far = i % 1000 === 0;
+      x[i] = (far ? 5000 : -50) + random() * 100;
+      y[i] = (far ? -3000 : 20) + random() * 100;
+      cls[i] = i % 10 === 0 ? 9 : 2;
+    }
+    const skip = new Uint8Array(256);
+    skip[9] = 1;
+    const cells = (c: Coverage) => {
+      const out: string[] = [];
+      c.forEachCell((gx, gy) => out.push(`${gx},${gy}`));
+      return out.sort();
+    };
+    const one = new Coverage(1.5);
+    for (let i = 0; i < n; i++) if (cls[i] !== 9) one.add(x[i]!, y[i]!);
+    const dense = new Coverage(1.5);
+    dense.addMany(x.subarray(1, 1000), y.subarray(1, 1000), 999, cls.subarray(1, 1000), skip);
+    dense.addMany(x.subarray(1000), y.subarray(1000), n - 1000, cls.subarray(1000), skip);
+    dense.addMany(x.subarray(0, 1), y.subarray(0, 1), 1, cls.subarray(0, 1), skip);
+    const sparse = new Coverage(1.5);
+    sparse.addMany(x, y, n, cls, skip);
+    expect(one.size).toBeGreaterThan(3000);
+    expect(cells(dense)).toEqual(cells(one));
+    expect(cells(sparse)).toEqual(cells(one));
+    // Water returns cover nothing.
+    const water = new Coverage(1.5);
+    water.addMany(x.subarray(0, 1), y.subarray(0, 1), 1, cls.subarray(0, 1), skip);
+    expect(water.size).toBe(0);
   });
 });
