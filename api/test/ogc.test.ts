@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { type ServerType, serve } from '@hono/node-server';
 import { PRODUCTS } from '@nuage/engine/products/registry.js';
 import { hasGdal } from '@nuage/engine/products/test-gdal.js';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionFor } from '../src/services/ogc.service.js';
 import { makeVectorTile } from '../src/services/ogc-tiles.service.js';
@@ -359,6 +360,48 @@ describe('OGC API - Features, CRS, filters, vector tiles and access tokens on a 
     expect(day.numberMatched).toBe(all.numberMatched);
     const none = await json(await asAda(`/ogc/collections/${grid.id}/items?datetime=../1990-01-01T00:00:00Z`));
     expect(none).toMatchObject({ numberMatched: 0, numberReturned: 0, features: [] });
+  });
+
+  it('selects the same features in a bbox as ST_Intersects, edges included, for points (features.pt) and lines', async () => {
+    const stats = (await collectionFor(t.deps, { kind: 'user', id: ada.id, admin: false }, grid.id)).stats;
+    expect(stats.points).toBe(true);
+    const lines = (await collectionFor(t.deps, { kind: 'user', id: ada.id, admin: false }, major.id)).stats;
+    expect(lines.points).toBe(false);
+    // Boxes whose edges are points' own coordinates (float8, as stored), and boxes a hair inside them.
+    const { rows: corners } = await sql<{ x0: number; y0: number; x1: number; y1: number }>`
+      SELECT ST_X(a.geom) AS x0, ST_Y(a.geom) AS y0, ST_X(b.geom) AS x1, ST_Y(b.geom) AS y1
+      FROM (SELECT geom, row_number() OVER (ORDER BY id) AS n, count(*) OVER () AS total
+            FROM features WHERE asset_id = ${grid.id}) a
+      CROSS JOIN LATERAL (
+        SELECT geom FROM features
+        WHERE asset_id = ${grid.id} AND ST_X(geom) > ST_X(a.geom) AND ST_Y(geom) > ST_Y(a.geom)
+        ORDER BY ST_Distance(geom, a.geom) OFFSET 30 LIMIT 1) b
+      WHERE a.n % (a.total / 8 + 1) = 1
+      LIMIT 6`.execute(t.tdb.db);
+    expect(corners.length).toBeGreaterThan(2);
+    const boxes = corners.flatMap((c) => [
+      [c.x0, c.y0, c.x1, c.y1],
+      [c.x0 + 1e-9, c.y0 + 1e-9, c.x1 - 1e-9, c.y1 - 1e-9],
+    ]);
+    let matched = 0;
+    for (const [collection, box] of [
+      ...boxes.map((b) => [grid, b] as const),
+      ...boxes.map((b) => [major, b] as const),
+    ]) {
+      const page = await json(await asAda(`/ogc/collections/${collection.id}/items?bbox=${box.join(',')}&limit=10000`));
+      const { rows } = await sql<{ id: string }>`
+        SELECT id::text FROM features
+        WHERE asset_id = ${collection.id} AND ST_Intersects(geom, ST_MakeEnvelope(${box[0]}::float8, ${box[1]}::float8,
+          ${box[2]}::float8, ${box[3]}::float8, 4326))
+        ORDER BY id`.execute(t.tdb.db);
+      expect(
+        page.features.map((f: Json) => String(f.id)),
+        box.join(','),
+      ).toEqual(rows.map((r) => r.id));
+      expect(page.numberMatched).toBe(rows.length);
+      matched += rows.length;
+    }
+    expect(matched).toBeGreaterThan(0);
   });
 
   it('answers in EPSG:4326, EPSG:3857 and the project CRS, agreeing with PROJ', async () => {

@@ -622,7 +622,7 @@ async function readItems<P extends ReadPage>(
   if (!timeMatches(c, q.datetime)) return { ...empty(), matched: 0 };
   const unfiltered = !q.bbox && !q.filter;
   const ask = {
-    where: { assetId: c.row.asset_id, bbox: q.bbox, filter: q.filter },
+    where: { assetId: c.row.asset_id, bbox: q.bbox, filter: q.filter, points: c.stats.points === true },
     output: q.crs,
     limit: q.limit,
     offset: q.offset,
