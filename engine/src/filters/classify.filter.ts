@@ -179,7 +179,7 @@ function heightStage(
   if (groundCount >= 3) {
     const b = extent(cloud.x, cloud.y, count);
     const cell = Math.max(0.5 / hu, meanSpacing(b, count));
-    hag = heightAboveGround(cloud, ground, cell, context).hag;
+    hag = heightAboveGround(cloud, ground, cell, context, b).hag;
   } else {
     hag = new Float32Array(count);
   }

@@ -19,34 +19,26 @@ export interface GroundModel {
  * Builds a ground model: a TIN of the ground points sampled at `cell` (CRS
  * units), gaps outside the hull filled from the nearest cells up to
  * `maxRings` cells away (NaN beyond: empty parts of a corridor's bounding box).
+ * `bounds`, when given, must be the extent of the whole cloud (saves a pass).
  */
 export function groundModel(
   cloud: PointChunk,
   isGround: Uint8Array,
   cell: number,
   maxRings = Number.POSITIVE_INFINITY,
+  bounds?: { minX: number; minY: number; maxX: number; maxY: number },
 ): GroundModel {
   const { x, y, z, count } = cloud;
   let n = 0;
   for (let i = 0; i < count; i++) n += isGround[i]! ? 1 : 0;
   if (n < 3) throw new InvalidInput('ground', `height above ground needs at least 3 ground points, found ${n}`);
-  const gx = new Float64Array(n);
-  const gy = new Float64Array(n);
-  const gz = new Float64Array(n);
-  let k = 0;
-  for (let i = 0; i < count; i++) {
-    if (!isGround[i]) continue;
-    gx[k] = x[i]!;
-    gy[k] = y[i]!;
-    gz[k] = z[i]!;
-    k++;
-  }
-  const b = extent(x, y, count);
+  const b = bounds ?? extent(x, y, count);
   const cols = Math.max(1, Math.floor((b.maxX - b.minX) / cell) + 1);
   const rows = Math.max(1, Math.floor((b.maxY - b.minY) / cell) + 1);
   // The raster helper has row 0 at the north; the model keeps row 0 at the south.
   const raster = createRaster(cols, rows, b.minX, b.minY + rows * cell, cell, null, Number.NaN);
-  const thin = thinToBins(gx, gy, gz, n, b, cell / 2);
+  // Thinned straight from the cloud: no copy of the ground points.
+  const thin = thinToBins(x, y, z, count, b, cell / 2, isGround);
   rasterizeTin(thin.x, thin.y, thin.z, thin.count, raster);
   const surface = new Float32Array(cols * rows);
   for (let r = 0; r < rows; r++) {
@@ -64,6 +56,7 @@ export function groundAt(model: GroundModel, x: number, y: number): number {
 /**
  * Height above ground of every point (`filters.hag`), in the vertical unit of
  * the cloud, from a TIN of the ground points (class 2 where `isGround` is 1).
+ * `bounds`: the cloud's extent, when the caller already has it.
  *
  * @example
  * const hag = heightAboveGround(cloud, ground, 0.5);
@@ -73,9 +66,10 @@ export function heightAboveGround(
   isGround: Uint8Array,
   cell: number,
   context: StepContext = {},
+  bounds?: { minX: number; minY: number; maxX: number; maxY: number },
 ): { hag: Float32Array; model: GroundModel } {
   // Points lie within a few cells of the ground hull; farther cells are empty bounding box.
-  const model = groundModel(cloud, isGround, cell, 64);
+  const model = groundModel(cloud, isGround, cell, 64, bounds);
   const hag = new Float32Array(cloud.count);
   for (let i = 0; i < cloud.count; i++) {
     hag[i] = cloud.z[i]! - groundAt(model, cloud.x[i]!, cloud.y[i]!);

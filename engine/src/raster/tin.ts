@@ -77,30 +77,41 @@ export function rasterizeTin(
       const e2 = (x0 - x2) ** 2 + (y0 - y2) ** 2;
       if (e0 > maxEdge2 || e1 > maxEdge2 || e2 > maxEdge2) continue;
     }
+    const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
+    if (det === 0) continue;
+    // Cells whose centre (c + 0.5, r + 0.5) may fall inside the triangle.
+    const xLo = x0 < x1 ? (x0 < x2 ? x0 : x2) : x1 < x2 ? x1 : x2;
+    const xHi = x0 > x1 ? (x0 > x2 ? x0 : x2) : x1 > x2 ? x1 : x2;
+    let cMin = Math.ceil(xLo - 0.5);
+    let cMax = Math.floor(xHi - 0.5);
+    if (cMin < 0) cMin = 0;
+    if (cMax > width - 1) cMax = width - 1;
+    if (cMin > cMax) continue;
+    const yLo = y0 < y1 ? (y0 < y2 ? y0 : y2) : y1 < y2 ? y1 : y2;
+    const yHi = y0 > y1 ? (y0 > y2 ? y0 : y2) : y1 > y2 ? y1 : y2;
+    let rMin = Math.ceil(yLo - 0.5);
+    let rMax = Math.floor(yHi - 0.5);
+    if (rMin < 0) rMin = 0;
+    if (rMax > height - 1) rMax = height - 1;
+    if (rMin > rMax) continue;
     const z0 = zs[i0]!;
     const z1 = zs[i1]!;
     const z2 = zs[i2]!;
-    const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
-    if (det === 0) continue;
     const inv = 1 / det;
-    // Cells whose centre (c + 0.5, r + 0.5) may fall inside the triangle.
-    let cMin = Math.ceil(Math.min(x0, x1, x2) - 0.5);
-    let cMax = Math.floor(Math.max(x0, x1, x2) - 0.5);
-    let rMin = Math.ceil(Math.min(y0, y1, y2) - 0.5);
-    let rMax = Math.floor(Math.max(y0, y1, y2) - 0.5);
-    if (cMin < 0) cMin = 0;
-    if (rMin < 0) rMin = 0;
-    if (cMax > width - 1) cMax = width - 1;
-    if (rMax > height - 1) rMax = height - 1;
+    // The barycentric weights' factors, the same products as written out in full.
+    const a0 = y1 - y2;
+    const b0 = x2 - x1;
+    const a1 = y2 - y0;
+    const b1 = x0 - x2;
     const eps = -1e-9;
     for (let r = rMin; r <= rMax; r++) {
-      const py = r + 0.5;
+      const dy = r + 0.5 - y2;
       const row = r * width;
       for (let c = cMin; c <= cMax; c++) {
-        const px = c + 0.5;
-        const l0 = ((y1 - y2) * (px - x2) + (x2 - x1) * (py - y2)) * inv;
+        const dx = c + 0.5 - x2;
+        const l0 = (a0 * dx + b0 * dy) * inv;
         if (l0 < eps) continue;
-        const l1 = ((y2 - y0) * (px - x2) + (x0 - x2) * (py - y2)) * inv;
+        const l1 = (a1 * dx + b1 * dy) * inv;
         if (l1 < eps) continue;
         const l2 = 1 - l0 - l1;
         if (l2 < eps) continue;
@@ -113,9 +124,11 @@ export function rasterizeTin(
 
 /**
  * Keeps at most one point per square bin of `binSize` (the one nearest the bin
- * centre), returned in row-major bin order. A DTM sampled at cell centres
- * needs no more than a few points per cell; thinning bounds the triangulation
- * cost on dense clouds and the bin order gives Delaunator good locality.
+ * centre, the first in input order on a tie), returned in row-major bin order.
+ * A DTM sampled at cell centres needs no more than a few points per cell;
+ * thinning bounds the triangulation cost on dense clouds and the bin order
+ * gives Delaunator good locality. With `keep`, only the points where it is
+ * non-zero are candidates (the same as thinning a copy of those points).
  */
 export function thinToBins(
   xs: Float64Array,
@@ -124,45 +137,91 @@ export function thinToBins(
   count: number,
   bounds: { minX: number; minY: number; maxX: number; maxY: number },
   binSize: number,
+  keep?: Uint8Array,
 ): { x: Float64Array; y: Float64Array; z: Float64Array; count: number } {
+  let candidates = count;
+  if (keep) {
+    candidates = 0;
+    for (let i = 0; i < count; i++) candidates += keep[i] ? 1 : 0;
+  }
   const cols = Math.max(1, Math.ceil((bounds.maxX - bounds.minX) / binSize) + 1);
   const rows = Math.max(1, Math.ceil((bounds.maxY - bounds.minY) / binSize) + 1);
-  if (cols * rows > 1.5e8 || cols * rows > count * 64) {
+  if (cols * rows > 1.5e8 || cols * rows > candidates * 64) {
     // Too many bins for the points: thinning would not help, keep everything.
-    return { x: xs.slice(0, count), y: ys.slice(0, count), z: zs.slice(0, count), count };
+    if (!keep) return { x: xs.slice(0, count), y: ys.slice(0, count), z: zs.slice(0, count), count };
+    const x = new Float64Array(candidates);
+    const y = new Float64Array(candidates);
+    const z = new Float64Array(candidates);
+    for (let i = 0, k = 0; i < count; i++) {
+      if (!keep[i]) continue;
+      x[k] = xs[i]!;
+      y[k] = ys[i]!;
+      z[k] = zs[i]!;
+      k++;
+    }
+    return { x, y, z, count: candidates };
   }
-  const best = new Int32Array(cols * rows).fill(-1);
-  const bestD = new Float32Array(cols * rows);
+  // Points bucketed by bin row (stable: input order within a row), then each row's bins resolved
+  // in a row-sized buffer: the same choice as one pass over all bins, without their memory.
   const inv = 1 / binSize;
+  const { minX, minY } = bounds;
+  const rowStart = new Int32Array(rows + 1);
   for (let i = 0; i < count; i++) {
-    const fx = (xs[i]! - bounds.minX) * inv;
-    const fy = (ys[i]! - bounds.minY) * inv;
-    const c = Math.floor(fx);
-    const r = Math.floor(fy);
+    if (keep && !keep[i]) continue;
+    const c = Math.floor((xs[i]! - minX) * inv);
+    const r = Math.floor((ys[i]! - minY) * inv);
     if (c < 0 || r < 0 || c >= cols || r >= rows) continue;
-    const b = r * cols + c;
-    const dx = fx - c - 0.5;
-    const dy = fy - r - 0.5;
-    const d = dx * dx + dy * dy;
-    if (best[b] === -1 || d < bestD[b]!) {
-      best[b] = i;
-      bestD[b] = d;
+    rowStart[r + 1]!++;
+  }
+  for (let r = 0; r < rows; r++) rowStart[r + 1]! += rowStart[r]!;
+  const order = new Int32Array(rowStart[rows]!);
+  const fill = rowStart.slice(0, rows);
+  for (let i = 0; i < count; i++) {
+    if (keep && !keep[i]) continue;
+    const c = Math.floor((xs[i]! - minX) * inv);
+    const r = Math.floor((ys[i]! - minY) * inv);
+    if (c < 0 || r < 0 || c >= cols || r >= rows) continue;
+    order[fill[r]!++] = i;
+  }
+  // Per bin of the row: 1 + index of the point kept (0: empty), and its squared distance to the bin centre.
+  const best = new Int32Array(cols);
+  const bestD = new Float32Array(cols);
+  const keptIndex = new Int32Array(Math.min(order.length, cols * rows));
+  let kept = 0;
+  for (let r = 0; r < rows; r++) {
+    const start = rowStart[r]!;
+    const end = rowStart[r + 1]!;
+    if (start === end) continue;
+    let cMin = cols;
+    let cMax = -1;
+    for (let p = start; p < end; p++) {
+      const i = order[p]!;
+      const fx = (xs[i]! - minX) * inv;
+      const fy = (ys[i]! - minY) * inv;
+      const c = Math.floor(fx);
+      const dx = fx - c - 0.5;
+      const dy = fy - r - 0.5;
+      const d = dx * dx + dy * dy;
+      if (best[c] !== 0 && !(d < bestD[c]!)) continue;
+      best[c] = i + 1;
+      bestD[c] = d;
+      if (c < cMin) cMin = c;
+      if (c > cMax) cMax = c;
+    }
+    for (let c = cMin; c <= cMax; c++) {
+      if (best[c] === 0) continue;
+      keptIndex[kept++] = best[c]! - 1;
+      best[c] = 0;
     }
   }
-  let kept = 0;
-  for (let b = 0; b < best.length; b++) if (best[b] !== -1) kept++;
   const x = new Float64Array(kept);
   const y = new Float64Array(kept);
   const z = new Float64Array(kept);
-  let k = 0;
-  for (let b = 0; b < best.length; b++) {
-    const i = best[b]!;
-    if (i === -1) continue;
+  for (let k = 0; k < kept; k++) {
+    const i = keptIndex[k]!;
     x[k] = xs[i]!;
     y[k] = ys[i]!;
     z[k] = zs[i]!;
-    k++;
   }
   return { x, y, z, count: kept };
 }
-
