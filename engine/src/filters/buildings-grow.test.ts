@@ -1,6 +1,6 @@
 import { mulberry32 as random } from '@nuage/fixtures/synthetic/random.js';
 import { describe, expect, it } from 'vitest';
-import { type GrowSlots, growRoofs } from './buildings-grow.js';
+import { type FacePlanes, type GrowSlots, growRoofs } from './buildings-grow.js';
 import { buildPointGrid } from './point-grid.js';
 
 /** Parts of the scene, by label. */
@@ -24,7 +24,7 @@ const SPACING = 1 / Math.sqrt(DENSITY);
  * 2.5 m high along the north side (y 9..10) and, 15 m away, a shed roof
  * (x 30..36) at the house's heights.
  */
-function scene(): { slots: GrowSlots; part: Uint8Array; building: Uint8Array } {
+function scene(): { slots: GrowSlots; part: Uint8Array; building: Uint8Array; minX: number; minY: number } {
   const rnd = random(5);
   const xs: number[] = [];
   const ys: number[] = [];
@@ -79,7 +79,7 @@ function scene(): { slots: GrowSlots; part: Uint8Array; building: Uint8Array } {
     }
   }
   const building = Uint8Array.from(part, (p) => (p === FOUND ? 1 : 0));
-  return { slots, part, building };
+  return { slots, part, building, minX: grid.minX, minY: grid.minY };
 }
 
 /** Share of the slots of `label` that are building. */
@@ -104,6 +104,39 @@ describe('growRoofs', () => {
     expect(share(building, part, CROWN)).toBe(0);
     expect(share(building, part, HEDGE)).toBe(0);
     expect(share(building, part, FAR)).toBe(0);
+  });
+
+  it('continues a kept face over the points on its plane among the crown pulses', () => {
+    // Both faces kept (planes z = 4 + y·slope and z = 4 + (8 - y)·slope), the north one from its west end only.
+    const run = (withPlanes: boolean) => {
+      const { slots, part, building, minX, minY: y0 } = scene();
+      const slope = Math.tan((40 * Math.PI) / 180);
+      const norm = Math.hypot(slope, 1);
+      const planes: FacePlanes = {
+        faceOf: new Int32Array(slots.count).fill(-1),
+        plane: Float64Array.from([
+          0,
+          -slope / norm,
+          1 / norm,
+          (4 + y0 * slope) / norm,
+          0,
+          slope / norm,
+          1 / norm,
+          (4 + 8 * slope - y0 * slope) / norm,
+        ]),
+      };
+      for (let q = 0; q < slots.count; q++) {
+        if (part[q] === FOUND) planes.faceOf[q] = 0;
+        if (part[q] === MISSED && slots.x[q]! + minX < 3) {
+          planes.faceOf[q] = 1;
+          building[q] = 1;
+        }
+      }
+      growRoofs(slots, building, 1, SPACING, undefined, withPlanes ? planes : undefined);
+      return [BY_CROWN, CROWN, HEDGE, FAR].map((p) => share(building, part, p));
+    };
+    expect(run(false)).toEqual([0.5, 0, 0, 0]);
+    expect(run(true)).toEqual([1, 0, 0, 0]);
   });
 
   it('grows nothing without pulses of many returns (foliage cannot be told)', () => {

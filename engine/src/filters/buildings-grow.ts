@@ -48,6 +48,19 @@ const FOLIAGE_MULTI = 0.3;
  * 257); at 40–50 % 70 % (215 of 306).
  */
 const FACE_FOLIAGE_MULTI = 0.4;
+/**
+ * A candidate within this distance of the plane of a kept roof face (see
+ * `acceptFaces`) that a building point in reach lies on is roof continued
+ * by the face: it grows among up to `FOLIAGE_MULTI` of pulses of many
+ * returns (the drop's own limit), whatever its return, and at any height
+ * (the face's slope, not `MAX_ABOVE_M`, bounds it); it joins the face and
+ * carries the plane on. Measured on the IGN file: point recall 0.827 →
+ * 0.831 at precision 0.952 (0.9520 → 0.9518), footprint IoU 0.736 → 0.740
+ * (RURAL), 0.734 → 0.739 (URBAN). Growing on-plane points up to 40 % (and
+ * dropping them only above it): 0.742 / 0.740 but precision 0.951; only
+ * single returns, within the height window and not carried: 0.738 / 0.736.
+ */
+const PLANE_TOLERANCE_M = 0.1;
 /** A continued roof lies at most this far above the building points in reach, and this far below, metres. */
 const MAX_ABOVE_M = 0.3;
 const MAX_BELOW_M = 1;
@@ -66,13 +79,20 @@ export interface GrowSlots extends Omit<EdgeSlots, 'edgeHigh'> {
   single: Uint8Array;
 }
 
+/** Planes of the kept roof faces (n·p = w: nx, ny, nz, w per face, slot coordinates) and each slot's face (-1 for none). */
+export interface FacePlanes {
+  faceOf: Int32Array;
+  plane: Float64Array;
+}
+
 /**
  * Grows `building` (1 = building; changed in place) over the slots within
  * `REACH_SPACINGS` point spacings of at least `MIN_BUILDING_NEIGHBOURS`
  * building slots (`SPLIT_REACH_SPACINGS` for returns of many), between
  * `MAX_BELOW_M` below and `MAX_ABOVE_M` above them, among few pulses of
  * many returns (`MAX_MULTI`, `SPLIT_MAX_MULTI` for returns of many) and
- * under no branch; `PASSES` passes. Then drops the building slots among more than
+ * under no branch (on the plane of a face of `planes` in reach: see
+ * `PLANE_TOLERANCE_M`); `PASSES` passes. Then drops the building slots among more than
  * `FOLIAGE_MULTI` of such pulses (`FACE_FOLIAGE_MULTI` for single returns
  * that `onFace`, 1 per slot, marks on a kept roof face). `metre` is one
  * metre in horizontal units (z in horizontal units too), `spacing` the
@@ -87,6 +107,7 @@ export function growRoofs(
   metre: number,
   spacing: number,
   onFace?: Uint8Array,
+  planes?: FacePlanes,
 ): void {
   const { x, y, z, cell, count, single } = s;
   const { cols, rows, start, cellSize } = s.grid;
@@ -98,6 +119,11 @@ export function growRoofs(
   const above = MAX_ABOVE_M * metre;
   const below = MAX_BELOW_M * metre;
   const rings = Math.ceil(reach / cellSize);
+  const tolerance = PLANE_TOLERANCE_M * metre;
+  // Grown points join the face whose plane they lie on: a copy, the caller's stays as it was.
+  const faceOf = planes?.faceOf.slice();
+  const plane = planes?.plane;
+  const addFace: number[] = [];
   // Without pulses of many returns (or return numbers) foliage cannot be told from roofs: no growth.
   if (!single.includes(0)) return;
   // Pulses of many returns around each slot: counted once, read with the growth's and the foliage drop's limits.
@@ -106,8 +132,11 @@ export function growRoofs(
   const add: number[] = [];
   for (let pass = 0; pass < PASSES; pass++) {
     add.length = 0;
+    addFace.length = 0;
     for (let q = 0; q < count; q++) {
-      if (building[q] || !opaque(q, single[q] ? MAX_MULTI : SPLIT_MAX_MULTI)) continue;
+      if (building[q]) continue;
+      const clear = opaque(q, single[q] ? MAX_MULTI : SPLIT_MAX_MULTI);
+      if (!clear && !(faceOf && opaque(q, FOLIAGE_MULTI))) continue;
       const xq = x[q]!;
       const yq = y[q]!;
       const zq = z[q]!;
@@ -122,6 +151,9 @@ export function growRoofs(
       let lowest = Number.POSITIVE_INFINITY;
       let highest = Number.NEGATIVE_INFINITY;
       let overhead = 0;
+      // The face whose plane passes nearest the point among those of the building points in reach.
+      let planeFace = -1;
+      let nearest = tolerance;
       for (let rr = row - rings < 0 ? 0 : row - rings; rr <= r1; rr++) {
         const end = start[rr * cols + c1 + 1]!;
         for (let j = start[rr * cols + c0]!; j < end; j++) {
@@ -131,17 +163,30 @@ export function growRoofs(
           if (building[j]) {
             if (d2 > within2) continue;
             n++;
+            const f = faceOf ? faceOf[j]! : -1;
+            if (f >= 0) {
+              const o = 4 * f;
+              const d = Math.abs(plane![o]! * xq + plane![o + 1]! * yq + plane![o + 2]! * zq - plane![o + 3]!);
+              if (d <= nearest) {
+                planeFace = f;
+                nearest = d;
+              }
+            }
             if (z[j]! < lowest) lowest = z[j]!;
             if (z[j]! > highest) highest = z[j]!;
           } else if (d2 <= over2 && z[j]! - zq > overDz) overhead++;
         }
       }
       if (n < MIN_BUILDING_NEIGHBOURS || overhead > MAX_OVER) continue;
-      if (zq > highest + above || zq < lowest - below) continue;
+      if (planeFace < 0 && (!clear || zq > highest + above || zq < lowest - below)) continue;
       add.push(q);
+      addFace.push(planeFace);
     }
     if (add.length === 0) break;
-    for (const q of add) building[q] = 1;
+    for (let a = 0; a < add.length; a++) {
+      building[add[a]!] = 1;
+      if (addFace[a]! >= 0) faceOf![add[a]!] = addFace[a]!;
+    }
   }
   for (let q = 0; q < count; q++) {
     if (!opaque(q, onFace?.[q] && single[q] ? FACE_FOLIAGE_MULTI : FOLIAGE_MULTI)) building[q] = 0;

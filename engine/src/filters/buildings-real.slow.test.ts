@@ -51,6 +51,17 @@ import { gatherCloud } from './cloud.js';
  * 0.41 m, 0.734 724/700 0.41 m (a copy thinned to every other point: 0.569
  * / 0.564, 0.567 / 0.563 before). AHN3, fusa and Williams unchanged (not
  * sparse).
+ *
+ * 2026-11-27, `growRoofs` continues kept roof faces over the points within
+ * 10 cm of their planes (among up to 30 % of pulses of many returns, at any
+ * height), and URBAN snaps within 15° and merges parallel edges within 0.3 m
+ * (25° and 0.6 m before):
+ * - AHN3: 0.880 / 0.978; 0.924 35/34 0.30 m, 0.916 36/34 0.34 m.
+ * - IGN: 0.831 / 0.952; 0.740 725/700 0.40 m, 0.751 717/700 0.38 m.
+ * - fusa: 0.994 / 0.962; 0.941 16/16 0.32 m, 0.942 16/16 0.33 m.
+ * - Williams: 0.908 / 0.952; 0.850 89/89 0.33 m, 0.850 89/89 0.33 m.
+ * Measured with the classification as it was before the wire changes of
+ * the same day (these label some 3,000 IGN building points as wire).
  */
 interface Case {
   file: string;

@@ -1,7 +1,7 @@
 import type { PointChunk } from '../core/chunk.js';
 import { EDGE_MIN_HEIGHT_M, roofEdges } from './buildings-edges.js';
 import { fitPlanesParallel } from './buildings-fit.js';
-import { growRoofs } from './buildings-grow.js';
+import { type FacePlanes, growRoofs } from './buildings-grow.js';
 import { planeOfSums } from './buildings-plane.js';
 import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
 
@@ -132,7 +132,8 @@ const EDGE_PASSES = 2;
  *    crown (eaves, gutters, the last row of returns of a face, whose fits
  *    fail).
  * 7. Sparse clouds: roofs continued from the buildings (see `growRoofs`)
- *    over opaque points at their heights (whole roof faces whose fits fail).
+ *    over opaque points at their heights (whole roof faces whose fits fail)
+ *    and over points on the planes of kept faces (`facePlanes`).
  *
  * @example
  * const building = findBuildings(cloud, ground, noise, hag, { minHeight: 2, minArea: 10, roofPlanarity: 0.1, unitToMetre: 1, verticalUnitToMetre: 1 });
@@ -281,10 +282,69 @@ function finishBuildings(prep: PreparedBuildings, fit: PlaneFits): Uint8Array {
       const f = faces.face[q]!;
       if (f >= 0 && accepted[f] === 1) onFace[q] = 1;
     }
-    growRoofs(s, building, 1 / hu, 1 / Math.sqrt(density), onFace);
+    growRoofs(s, building, 1 / hu, 1 / Math.sqrt(density), onFace, facePlanes(s, faces, accepted));
   }
   for (let q = 0; q < m; q++) if (building[q]) out[grid.index[q]!] = 1;
   return out;
+}
+
+/** Least-squares planes of the kept roof faces, and the face of every slot on one (-1 for none). */
+function facePlanes(s: Slots, faces: Faces, kind: Uint8Array): FacePlanes {
+  const faceOf = new Int32Array(s.count).fill(-1);
+  const sums = new Float64Array(13 * faces.count);
+  for (let q = 0; q < s.count; q++) {
+    const f = faces.face[q]!;
+    if (f < 0 || kind[f] !== 1) continue;
+    faceOf[q] = f;
+    const o = 13 * f;
+    if (sums[o] === 0) {
+      sums[o + 10] = s.x[q]!;
+      sums[o + 11] = s.y[q]!;
+      sums[o + 12] = s.z[q]!;
+    }
+    const dx = s.x[q]! - sums[o + 10]!;
+    const dy = s.y[q]! - sums[o + 11]!;
+    const dz = s.z[q]! - sums[o + 12]!;
+    sums[o]!++;
+    sums[o + 1]! += dx;
+    sums[o + 2]! += dy;
+    sums[o + 3]! += dz;
+    sums[o + 4]! += dx * dx;
+    sums[o + 5]! += dx * dy;
+    sums[o + 6]! += dx * dz;
+    sums[o + 7]! += dy * dy;
+    sums[o + 8]! += dy * dz;
+    sums[o + 9]! += dz * dz;
+  }
+  const plane = new Float64Array(4 * faces.count);
+  const normal = new Float64Array(3);
+  for (let f = 0; f < faces.count; f++) {
+    const o = 13 * f;
+    const n = sums[o]!;
+    if (n < 3) continue;
+    const mx = sums[o + 1]! / n;
+    const my = sums[o + 2]! / n;
+    const mz = sums[o + 3]! / n;
+    planeOfSums(
+      n,
+      mx,
+      my,
+      mz,
+      sums[o + 4]!,
+      sums[o + 5]!,
+      sums[o + 6]!,
+      sums[o + 7]!,
+      sums[o + 8]!,
+      sums[o + 9]!,
+      normal,
+    );
+    plane[4 * f] = normal[0]!;
+    plane[4 * f + 1] = normal[1]!;
+    plane[4 * f + 2] = normal[2]!;
+    plane[4 * f + 3] =
+      normal[0]! * (mx + sums[o + 10]!) + normal[1]! * (my + sums[o + 11]!) + normal[2]! * (mz + sums[o + 12]!);
+  }
+  return { faceOf, plane };
 }
 
 /** Candidates in grid order, coordinates relative to the grid origin, z in horizontal units. */
