@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { type BigIntStats, createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -47,27 +47,48 @@ export class FsStore implements ObjectStore {
   async put(key: string, body: Body, _options?: PutOptions): Promise<ObjectInfo> {
     const target = this.pathOf(key);
     const tmpDir = path.join(this.root, TMP_DIR);
-    await mkdir(tmpDir, { recursive: true });
     const tmp = path.join(tmpDir, `${randomBytes(12).toString('hex')}.part`);
+    let info: ObjectInfo;
     try {
-      await pipeline(bodyChunks(body), createWriteStream(tmp, { flags: 'wx' }));
-      await mkdir(path.dirname(target), { recursive: true });
-      await rename(tmp, target);
+      info = await this.writeTmp(key, tmp, tmpDir, body);
+      // Folders are made only when missing (a tile's folder mostly exists): one failed rename, not a mkdir a put.
+      await rename(tmp, target).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        await mkdir(path.dirname(target), { recursive: true });
+        await rename(tmp, target);
+      });
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
     }
-    return this.infoOf(key, target);
+    // A rename keeps the file's inode, size and mtime: the info read before it is the object's.
+    return info;
+  }
+
+  /** Writes `body` to the new file `tmp` (making the temporary folder when missing) and returns its info. */
+  private async writeTmp(key: string, tmp: string, tmpDir: string, body: Body): Promise<ObjectInfo> {
+    if (typeof body !== 'string' && !(body instanceof Uint8Array)) {
+      await mkdir(tmpDir, { recursive: true });
+      await pipeline(bodyChunks(body), createWriteStream(tmp, { flags: 'wx' }));
+      return this.infoOf(key, tmp);
+    }
+    // Bytes in hand (a tile, a JSON document): open, one write, the status, close; no stream.
+    const create = () => open(tmp, 'wx');
+    const handle = await create().catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+      await mkdir(tmpDir, { recursive: true });
+      return create();
+    });
+    try {
+      await handle.writeFile(typeof body === 'string' ? Buffer.from(body) : body);
+      return infoOfStats(key, await handle.stat({ bigint: true }));
+    } finally {
+      await handle.close();
+    }
   }
 
   private async infoOf(key: string, full: string): Promise<ObjectInfo> {
-    const s = await stat(full, { bigint: true });
-    return {
-      key,
-      size: Number(s.size),
-      etag: `"${s.size.toString(16)}-${s.mtimeNs.toString(16)}-${s.ino.toString(16)}"`,
-      mtime: new Date(Number(s.mtimeMs)),
-    };
+    return infoOfStats(key, await stat(full, { bigint: true }));
   }
 
   async head(key: string): Promise<ObjectInfo | null> {
@@ -97,12 +118,7 @@ export class FsStore implements ObjectStore {
     try {
       const s = await handle.stat({ bigint: true });
       if (!s.isFile()) throw new ObjectNotFound(key);
-      const info: ObjectInfo = {
-        key,
-        size: Number(s.size),
-        etag: `"${s.size.toString(16)}-${s.mtimeNs.toString(16)}-${s.ino.toString(16)}"`,
-        mtime: new Date(Number(s.mtimeMs)),
-      };
+      const info = infoOfStats(key, s);
       if (options.range) {
         const range = resolveRange(options.range, info.size);
         const body = createReadStream('', { fd: handle, start: range.start, end: range.end, autoClose: true });
@@ -184,4 +200,14 @@ export class FsStore implements ObjectStore {
       dir = path.dirname(dir);
     }
   }
+}
+
+/** An object's info from its file's status: the etag derives from size, mtime (ns) and inode. */
+function infoOfStats(key: string, s: BigIntStats): ObjectInfo {
+  return {
+    key,
+    size: Number(s.size),
+    etag: `"${s.size.toString(16)}-${s.mtimeNs.toString(16)}-${s.ino.toString(16)}"`,
+    mtime: new Date(Number(s.mtimeMs)),
+  };
 }
