@@ -163,6 +163,73 @@ export function eigenSymmetric3(m: Float64Array): { values: [number, number, num
 }
 
 /**
+ * {@link eigenSymmetric3} without allocation, the same arithmetic: writes the eigenvalues, descending, to
+ * `out[0..2]` and the first eigenvector to `out[3..5]`; `a` and `v` are 9-long scratch arrays.
+ */
+function eigenTop(m: Float64Array, out: Float64Array, a: Float64Array, v: Float64Array): void {
+  a[0] = m[0]!;
+  a[1] = m[1]!;
+  a[2] = m[2]!;
+  a[3] = m[1]!;
+  a[4] = m[3]!;
+  a[5] = m[4]!;
+  a[6] = m[2]!;
+  a[7] = m[4]!;
+  a[8] = m[5]!;
+  v.fill(0);
+  v[0] = 1;
+  v[4] = 1;
+  v[8] = 1;
+  for (let sweep = 0; sweep < 12; sweep++) {
+    const off = a[1]! ** 2 + a[2]! ** 2 + a[5]! ** 2;
+    if (off < 1e-18) break;
+    for (let p = 0; p < 2; p++) {
+      for (let q = p + 1; q < 3; q++) {
+        const apq = a[p * 3 + q]!;
+        if (Math.abs(apq) < 1e-30) continue;
+        const theta = (a[q * 3 + q]! - a[p * 3 + p]!) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < 3; k++) {
+          const akp = a[k * 3 + p]!;
+          const akq = a[k * 3 + q]!;
+          a[k * 3 + p] = c * akp - s * akq;
+          a[k * 3 + q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < 3; k++) {
+          const apk = a[p * 3 + k]!;
+          const aqk = a[q * 3 + k]!;
+          a[p * 3 + k] = c * apk - s * aqk;
+          a[q * 3 + k] = s * apk + c * aqk;
+        }
+        for (let k = 0; k < 3; k++) {
+          const vkp = v[k * 3 + p]!;
+          const vkq = v[k * 3 + q]!;
+          v[k * 3 + p] = c * vkp - s * vkq;
+          v[k * 3 + q] = s * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  // Descending, ties in axis order (as the stable sort of eigenSymmetric3).
+  let i0 = 0;
+  let i1 = 1;
+  let i2 = 2;
+  if (a[i1 * 4]! > a[i0 * 4]!) [i0, i1] = [i1, i0];
+  if (a[i2 * 4]! > a[i1 * 4]!) {
+    [i1, i2] = [i2, i1];
+    if (a[i1 * 4]! > a[i0 * 4]!) [i0, i1] = [i1, i0];
+  }
+  out[0] = a[i0 * 4]!;
+  out[1] = a[i1 * 4]!;
+  out[2] = a[i2 * 4]!;
+  out[3] = v[i0]!;
+  out[4] = v[3 + i0]!;
+  out[5] = v[6 + i0]!;
+}
+
+/**
  * Every return of a set bucketed in cubic cells of side `cell` (cell
  * (⌊x / cell⌋, ⌊y / cell⌋, ⌊z / cell⌋)), in flat typed arrays: the returns
  * sorted by column (x, y cell), then by cell height, then by index, so a
@@ -176,6 +243,12 @@ export function eigenSymmetric3(m: Float64Array): { values: [number, number, num
 export class VoxelIndex {
   /** Sorted position → return index. */
   private readonly order: Int32Array;
+  /** Coordinates by sorted position: a query reads them in order, not scattered over the arrays. */
+  private readonly sx: Float64Array;
+  private readonly sy: Float64Array;
+  private readonly sz: Float64Array;
+  /** Heights by sorted position, each column's in order (see {@link crowdedCylinder}); built when needed. */
+  private byHeight?: Float64Array;
   /** Per cell: its z cell, and its first sorted position (one more entry: the end). */
   private readonly cellZ: Int32Array;
   private readonly cellStart: Int32Array;
@@ -187,9 +260,9 @@ export class VoxelIndex {
   private readonly mask: number;
 
   constructor(
-    private readonly x: Float64Array,
-    private readonly y: Float64Array,
-    private readonly z: Float64Array,
+    x: Float64Array,
+    y: Float64Array,
+    z: Float64Array,
     readonly cell: number,
   ) {
     const n = x.length;
@@ -253,6 +326,15 @@ export class VoxelIndex {
     }
     cellStart.push(n);
     this.order = order;
+    this.sx = new Float64Array(n);
+    this.sy = new Float64Array(n);
+    this.sz = new Float64Array(n);
+    for (let p = 0; p < n; p++) {
+      const i = order[p]!;
+      this.sx[p] = x[i]!;
+      this.sy[p] = y[i]!;
+      this.sz[p] = z[i]!;
+    }
     this.cellZ = Int32Array.from(cellZ);
     this.cellStart = Int32Array.from(cellStart);
   }
@@ -294,11 +376,80 @@ export class VoxelIndex {
   }
 
   /**
-   * Calls `f` with every return of the cells that reach within `r` horizontally and `zHalf` vertically of
-   * (px, py, pz), in the order of {@link cells} (a superset of the returns in that cylinder: `f` tests them);
-   * stops when `f` returns true.
+   * Whether the columns lying wholly within `r` horizontally of (px, py, pz) hold more than `limit` returns
+   * within `zHalf` vertically of it (by the tests of {@link gatherCylinder}, counted by binary search on their
+   * heights): a lower bound of the returns in that cylinder.
    */
-  cylinder(px: number, py: number, pz: number, r: number, zHalf: number, f: (j: number) => unknown): void {
+  crowdedCylinder(px: number, py: number, pz: number, r: number, zHalf: number, limit: number): boolean {
+    const hz = this.heights();
+    const c = this.cell;
+    const span = Math.ceil(r / c);
+    const cx = Math.floor(px / c);
+    const cy = Math.floor(py / c);
+    // A hair inside the exact bound: every return of such a column passes the caller's own distance test.
+    const inner = r * r * (1 - 1e-9);
+    const { cellStart } = this;
+    let count = 0;
+    for (let dx = -span; dx <= span; dx++) {
+      const fx = Math.max(Math.abs((cx + dx) * c - px), Math.abs((cx + dx + 1) * c - px));
+      for (let dy = -span; dy <= span; dy++) {
+        const fy = Math.max(Math.abs((cy + dy) * c - py), Math.abs((cy + dy + 1) * c - py));
+        if (fx * fx + fy * fy > inner) continue;
+        const h = this.column(cx + dx, cy + dy);
+        if (h < 0) continue;
+        const first = this.slotFirst[h]!;
+        const end = cellStart[first + this.slotCount[h]!]!;
+        // First return of the column with z − pz ≥ −zHalf, then the first with z − pz > zHalf (z − pz grows with z).
+        let lo = cellStart[first]!;
+        let hi = end;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (hz[mid]! - pz < -zHalf) lo = mid + 1;
+          else hi = mid;
+        }
+        const from = lo;
+        hi = end;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (hz[mid]! - pz > zHalf) hi = mid;
+          else lo = mid + 1;
+        }
+        count += lo - from;
+        if (count > limit) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Heights by sorted position, each column's returns in height order (its cells already are). */
+  private heights(): Float64Array {
+    if (this.byHeight) return this.byHeight;
+    const z = this.sz.slice();
+    const { cellStart } = this;
+    for (let cell = 0; cell + 1 < cellStart.length; cell++) z.subarray(cellStart[cell]!, cellStart[cell + 1]!).sort();
+    this.byHeight = z;
+    return z;
+  }
+
+  /**
+   * The returns within `r` horizontally and `zHalf` vertically of (px, py, pz), `skip` left out, relative to
+   * that point (`ex`, `ey`, `ez`) with their indices (`near`), cell by cell in (dx, dy, dz) order and in index
+   * order within a cell; stops past `cap` of them. Returns their count (`cap` + 1 when it stopped). Typed
+   * arrays, no callback: the tube test gathers hundreds of returns for each return it tries.
+   */
+  gatherCylinder(
+    px: number,
+    py: number,
+    pz: number,
+    r: number,
+    zHalf: number,
+    skip: number,
+    cap: number,
+    ex: Float64Array,
+    ey: Float64Array,
+    ez: Float64Array,
+    near: Int32Array,
+  ): number {
     const c = this.cell;
     const span = Math.ceil(r / c);
     const cx = Math.floor(px / c);
@@ -306,7 +457,8 @@ export class VoxelIndex {
     const zLo = Math.floor((pz - zHalf) / c);
     const zHi = Math.floor((pz + zHalf) / c);
     const r2 = r * r;
-    const { order, cellZ, cellStart } = this;
+    const { order, cellZ, cellStart, sx, sy, sz } = this;
+    let m = 0;
     for (let dx = -span; dx <= span; dx++) {
       const hx = dx < 0 ? px - (cx + dx + 1) * c : dx > 0 ? (cx + dx) * c - px : 0;
       for (let dy = -span; dy <= span; dy++) {
@@ -320,42 +472,102 @@ export class VoxelIndex {
           const zc = cellZ[cell]!;
           if (zc < zLo) continue;
           if (zc > zHi) break;
-          for (let p = cellStart[cell]!, end = cellStart[cell + 1]!; p < end; p++) if (f(order[p]!) === true) return;
+          for (let p = cellStart[cell]!, end = cellStart[cell + 1]!; p < end; p++) {
+            const qx = sx[p]! - px;
+            const qy = sy[p]! - py;
+            const qz = sz[p]! - pz;
+            if (qz > zHalf || qz < -zHalf || qx * qx + qy * qy > r2) continue;
+            const j = order[p]!;
+            if (j === skip) continue;
+            if (m === cap) return m + 1;
+            ex[m] = qx;
+            ey[m] = qy;
+            ez[m] = qz;
+            near[m] = j;
+            m++;
+          }
         }
       }
     }
+    return m;
   }
 
   /**
-   * Whether the cells lying wholly within `r` horizontally and `zHalf` vertically of (px, py, pz) hold more
-   * than `limit` returns: a lower bound of the returns in that cylinder, from cell sizes alone.
+   * The indexed points within `r` of (px, py, pz) in {@link near}'s order, into `out` (at least `limit` + 1
+   * long); stops past `limit` of them. Returns their count (`limit` + 1 when it stopped).
    */
-  crowdedCylinder(px: number, py: number, pz: number, r: number, zHalf: number, limit: number): boolean {
+  collect(px: number, py: number, pz: number, r: number, out: Int32Array, limit: number): number {
     const c = this.cell;
     const span = Math.ceil(r / c);
     const cx = Math.floor(px / c);
     const cy = Math.floor(py / c);
-    // A hair inside the exact bounds: a return in such a cell passes the caller's own distance test.
-    const r2 = r * r * (1 - 1e-9);
-    const zLo = pz - zHalf * (1 - 1e-9);
-    const zHi = pz + zHalf * (1 - 1e-9);
-    const { cellZ, cellStart } = this;
-    let count = 0;
+    const cz = Math.floor(pz / c);
+    const r2 = r * r;
+    const { order, cellZ, cellStart, sx, sy, sz } = this;
+    let m = 0;
     for (let dx = -span; dx <= span; dx++) {
-      const fx = Math.max(Math.abs((cx + dx) * c - px), Math.abs((cx + dx + 1) * c - px));
+      const hx = dx < 0 ? px - (cx + dx + 1) * c : dx > 0 ? (cx + dx) * c - px : 0;
       for (let dy = -span; dy <= span; dy++) {
-        const fy = Math.max(Math.abs((cy + dy) * c - py), Math.abs((cy + dy + 1) * c - py));
-        if (fx * fx + fy * fy > r2) continue;
+        const hy = dy < 0 ? py - (cy + dy + 1) * c : dy > 0 ? (cy + dy) * c - py : 0;
+        const h2 = hx * hx + hy * hy;
+        if (h2 > r2) continue;
         const h = this.column(cx + dx, cy + dy);
         if (h < 0) continue;
         const first = this.slotFirst[h]!;
         const last = first + this.slotCount[h]!;
         for (let cell = first; cell < last; cell++) {
           const zc = cellZ[cell]!;
-          if (zc * c < zLo) continue;
-          if ((zc + 1) * c > zHi) break;
-          count += cellStart[cell + 1]! - cellStart[cell]!;
-          if (count > limit) return true;
+          if (zc < cz - span) continue;
+          if (zc > cz + span) break;
+          const hz = zc < cz ? pz - (zc + 1) * c : zc > cz ? zc * c - pz : 0;
+          if (h2 + hz * hz > r2) continue;
+          for (let p = cellStart[cell]!, end = cellStart[cell + 1]!; p < end; p++) {
+            const ex = sx[p]! - px;
+            const ey = sy[p]! - py;
+            const ez = sz[p]! - pz;
+            if (ex * ex + ey * ey + ez * ez <= r2) {
+              out[m++] = order[p]!;
+              if (m > limit) return m;
+            }
+          }
+        }
+      }
+    }
+    return m;
+  }
+
+  /** Whether more than `limit` indexed points lie within `r` of (px, py, pz). */
+  moreThan(px: number, py: number, pz: number, r: number, limit: number): boolean {
+    const c = this.cell;
+    const span = Math.ceil(r / c);
+    const cx = Math.floor(px / c);
+    const cy = Math.floor(py / c);
+    const cz = Math.floor(pz / c);
+    const r2 = r * r;
+    const { cellZ, cellStart, sx, sy, sz } = this;
+    let count = 0;
+    for (let dx = -span; dx <= span; dx++) {
+      const hx = dx < 0 ? px - (cx + dx + 1) * c : dx > 0 ? (cx + dx) * c - px : 0;
+      for (let dy = -span; dy <= span; dy++) {
+        const hy = dy < 0 ? py - (cy + dy + 1) * c : dy > 0 ? (cy + dy) * c - py : 0;
+        const h2 = hx * hx + hy * hy;
+        if (h2 > r2) continue;
+        const h = this.column(cx + dx, cy + dy);
+        if (h < 0) continue;
+        const first = this.slotFirst[h]!;
+        const last = first + this.slotCount[h]!;
+        for (let cell = first; cell < last; cell++) {
+          const zc = cellZ[cell]!;
+          if (zc < cz - span) continue;
+          if (zc > cz + span) break;
+          const hz = zc < cz ? pz - (zc + 1) * c : zc > cz ? zc * c - pz : 0;
+          if (h2 + hz * hz > r2) continue;
+          for (let p = cellStart[cell]!, end = cellStart[cell + 1]!; p < end; p++) {
+            const ex = sx[p]! - px;
+            const ey = sy[p]! - py;
+            const ez = sz[p]! - pz;
+            if (ex * ex + ey * ey + ez * ez <= r2 && ++count > limit) return true;
+          }
         }
       }
     }
@@ -370,7 +582,7 @@ export class VoxelIndex {
     const cy = Math.floor(py / c);
     const cz = Math.floor(pz / c);
     const r2 = r * r;
-    const { order, cellZ, cellStart, x, y, z } = this;
+    const { order, cellZ, cellStart, sx, sy, sz } = this;
     for (let dx = -span; dx <= span; dx++) {
       // Cells wholly farther than r are skipped (their returns cannot be within r).
       const hx = dx < 0 ? px - (cx + dx + 1) * c : dx > 0 ? (cx + dx) * c - px : 0;
@@ -389,11 +601,10 @@ export class VoxelIndex {
           const hz = zc < cz ? pz - (zc + 1) * c : zc > cz ? zc * c - pz : 0;
           if (h2 + hz * hz > r2) continue;
           for (let p = cellStart[cell]!, end = cellStart[cell + 1]!; p < end; p++) {
-            const j = order[p]!;
-            const ex = x[j]! - px;
-            const ey = y[j]! - py;
-            const ez = z[j]! - pz;
-            if (ex * ex + ey * ey + ez * ez <= r2 && f(j) === true) return;
+            const ex = sx[p]! - px;
+            const ey = sy[p]! - py;
+            const ez = sz[p]! - pz;
+            if (ex * ex + ey * ey + ez * ez <= r2 && f(order[p]!) === true) return;
           }
         }
       }
@@ -525,21 +736,22 @@ function tubeSupport(
   const maxRise = (0.3 * hu) / vu;
   // The returns within reach and within the box's height: the voxel index's cells, a few layers high.
   const cap = test.maxNeighbours;
+  const clutter = test.clutter;
+  const minTrial2 = minTrial * minTrial;
+  const maxRise2 = maxRise * maxRise;
+  // Farther across than both the tube and the box: neither in the tube nor around it.
+  const acrossCut = Math.max(tube, box);
   const ex = new Float64Array(cap);
   const ey = new Float64Array(cap);
   const ez = new Float64Array(cap);
   const near = new Int32Array(cap);
   const held = new Uint8Array(cap);
-  const trials: number[] = [];
+  const trials = new Int32Array(cap);
   // Returns inside a canopy or on a roof (too many returns within a metre) are neither tested nor tried as lines.
   // Counted when first needed (0 unknown, 1 free, 2 crowded): beside the wires, few returns are ever looked at.
   const state = new Uint8Array(n);
   const crowded = (j: number): boolean => {
-    if (state[j] === 0) {
-      let close = 0;
-      index.near(cx[j]!, cy[j]!, cz[j]!, crowd, () => ++close > test.maxClose);
-      state[j] = close > test.maxClose ? 2 : 1;
-    }
+    if (state[j] === 0) state[j] = index.moreThan(cx[j]!, cy[j]!, cz[j]!, crowd, test.maxClose) ? 2 : 1;
     return state[j] === 2;
   };
   for (let k = 0; k < n; k++) {
@@ -548,35 +760,19 @@ function tubeSupport(
     const px = cx[k]!;
     const py = cy[k]!;
     const pz = cz[k]!;
-    // More than `cap` others (the return itself may be counted) in cells wholly within reach: the gathering
-    // below would stop past `cap` and skip the return; counting cells is far cheaper in a canopy.
+    // More than `cap` others (the return itself may be counted) in columns wholly within reach: the gathering
+    // below would stop past `cap` and skip the return; counting by heights is far cheaper in a canopy.
     if (index.crowdedCylinder(px, py, pz, reach, boxZ, cap + 1)) continue;
-    let m = 0;
-    index.cylinder(px, py, pz, reach, boxZ, (j) => {
-      const qx = cx[j]! - px;
-      const qy = cy[j]! - py;
-      const qz = cz[j]! - pz;
-      if (j === k || qz > boxZ || qz < -boxZ || qx * qx + qy * qy > reach * reach) return false;
-      if (m === cap) {
-        m++;
-        return true;
-      }
-      ex[m] = qx;
-      ey[m] = qy;
-      ez[m] = qz;
-      near[m] = j;
-      held[m] = support?.[j] ?? 0;
-      m++;
-      return false;
-    });
+    const m = index.gatherCylinder(px, py, pz, reach, boxZ, k, cap, ex, ey, ez, near);
     if (m > cap || m < test.minReturns - 1) continue;
-    trials.length = 0;
+    if (support) for (let a = 0; a < m; a++) held[a] = support[near[a]!]!;
+    let tried = 0;
     for (let a = 0; a < m; a++) {
       const h2 = ex[a]! * ex[a]! + ey[a]! * ey[a]!;
-      if (h2 >= minTrial * minTrial && ez[a]! * ez[a]! <= maxRise * maxRise * h2 && !crowded(near[a]!)) trials.push(a);
+      if (h2 >= minTrial2 && ez[a]! * ez[a]! <= maxRise2 * h2 && !crowded(near[a]!)) trials[tried++] = a;
     }
-    const step = Math.max(1, Math.ceil(trials.length / test.trials));
-    for (let t = 0; t < trials.length; t += step) {
+    const step = Math.max(1, Math.ceil(tried / test.trials));
+    for (let t = 0; t < tried; t += step) {
       const a = trials[t]!;
       const len = Math.hypot(ex[a]!, ey[a]!);
       const ux = ex[a]! / len;
@@ -588,20 +784,25 @@ function tubeSupport(
       let lo = 0;
       let hi = 0;
       for (let b = 0; b < m; b++) {
-        const s = ex[b]! * ux + ey[b]! * uy;
         const across = Math.abs(ey[b]! * ux - ex[b]! * uy);
+        if (across > acrossCut) continue;
+        const s = ex[b]! * ux + ey[b]! * uy;
         const up = Math.abs(ez[b]! - rise * s);
         if (across <= tube && up <= tubeZ) {
           inTube++;
-          supported += held[b]!;
+          if (support) supported += held[b]!;
           if (s < lo) lo = s;
           else if (s > hi) hi = s;
-        } else if (across <= box && up <= boxZ) around++;
+        } else if (across <= box && up <= boxZ) {
+          around++;
+          // Even were every return left in the tube, too much clutter: this line fails (the test below too).
+          if (around > clutter * (inTube + m - 1 - b)) break;
+        }
       }
       if (
         inTube >= test.minReturns &&
         hi - lo >= minExtent &&
-        around <= test.clutter * inTube &&
+        around <= clutter * inTube &&
         supported >= test.minSupport
       ) {
         found[k] = 1;
@@ -681,17 +882,20 @@ export function findWires(
   const linear = new Uint8Array(n);
   const cov = new Float64Array(6);
   const neighbours: number[] = [];
+  const found = new Int32Array(MAX_NEIGHBOURS + 1);
+  const eigen = new Float64Array(6);
+  const scratchA = new Float64Array(9);
+  const scratchV = new Float64Array(9);
   for (let k = 0; k < n; k++) {
     if ((k & 0x3fff) === 0 && context.signal?.aborted) throw new Cancelled();
-    neighbours.length = 0;
     // Dense neighbourhoods (canopy, roofs) are never a wire: stop counting past 400.
-    index.near(cx[k]!, cy[k]!, cz[k]!, radius, (j) => neighbours.push(j) > MAX_NEIGHBOURS);
-    const m = neighbours.length;
+    const m = index.collect(cx[k]!, cy[k]!, cz[k]!, radius, found, MAX_NEIGHBOURS);
     if (m < (options.minNeighbours ?? 3) || m > MAX_NEIGHBOURS) continue;
     let mx = 0;
     let my = 0;
     let mz = 0;
-    for (const j of neighbours) {
+    for (let t = 0; t < m; t++) {
+      const j = found[t]!;
       mx += cx[j]!;
       my += cy[j]!;
       mz += cz[j]!;
@@ -700,7 +904,8 @@ export function findWires(
     my /= m;
     mz /= m;
     cov.fill(0);
-    for (const j of neighbours) {
+    for (let t = 0; t < m; t++) {
+      const j = found[t]!;
       const dx = cx[j]! - mx;
       const dy = cy[j]! - my;
       const dz = cz[j]! - mz;
@@ -711,10 +916,10 @@ export function findWires(
       cov[4]! += dy * dz;
       cov[5]! += dz * dz;
     }
-    const { values, vectors } = eigenSymmetric3(cov);
-    if (!(values[0] > 0)) continue;
-    const lin = (values[0] - values[1]) / values[0];
-    if (lin >= minLinearity && Math.abs(vectors[0]![2]!) < 0.6) linear[k] = 1;
+    eigenTop(cov, eigen, scratchA, scratchV);
+    if (!(eigen[0]! > 0)) continue;
+    const lin = (eigen[0]! - eigen[1]!) / eigen[0]!;
+    if (lin >= minLinearity && Math.abs(eigen[5]!) < 0.6) linear[k] = 1;
   }
   // 2. Runs: linear returns linked within the radius; long runs in plan view are wires.
   const run = new Int32Array(n).fill(-1);
@@ -940,8 +1145,8 @@ export function findWires(
       cov[4]! += dy * dz;
       cov[5]! += dz * dz;
     }
-    const { values } = eigenSymmetric3(cov);
-    return values[0] > 0 && values[2] > CROWN_SCATTER * values[0];
+    eigenTop(cov, eigen, scratchA, scratchV);
+    return eigen[0]! > 0 && eigen[2]! > CROWN_SCATTER * eigen[0]!;
   };
   for (const site of sites) {
     const gx = Math.floor(site.x / cellSize);
