@@ -112,17 +112,10 @@ export function roofEdges(
     const c1 = col + rings >= cols ? cols - 1 : col + rings;
     const r0 = row - rings < 0 ? 0 : row - rings;
     const r1 = row + rings >= rows ? rows - 1 : row + rings;
+    // First the tests (a building slot in reach, enough of them, none far below the point), then the column
+    // test, and only then the plane's sums, in the same order: most slots fail before the sums.
     let reached = false;
     let n = 0;
-    let sx = 0;
-    let sy = 0;
-    let sz = 0;
-    let sxx = 0;
-    let syy = 0;
-    let szz = 0;
-    let sxy = 0;
-    let sxz = 0;
-    let syz = 0;
     let top = Number.NEGATIVE_INFINITY;
     for (let rr = r0; rr <= r1; rr++) {
       const end = bStart[rr * cols + c1 + 1]!;
@@ -135,15 +128,6 @@ export function roofEdges(
         const dz = z[j]! - zq;
         if (d2 <= reach2) reached = true;
         n++;
-        sx += dx;
-        sy += dy;
-        sz += dz;
-        sxx += dx * dx;
-        syy += dy * dy;
-        szz += dz * dz;
-        sxy += dx * dy;
-        sxz += dx * dz;
-        syz += dy * dz;
         if (dz > top) top = dz;
       }
     }
@@ -168,6 +152,34 @@ export function roofEdges(
     if (over > MAX_OVER) continue;
     const onFace = face[q]! >= 0;
     if (!onFace && below > 0) continue;
+    let sx = 0;
+    let sy = 0;
+    let sz = 0;
+    let sxx = 0;
+    let syy = 0;
+    let szz = 0;
+    let sxy = 0;
+    let sxz = 0;
+    let syz = 0;
+    for (let rr = r0; rr <= r1; rr++) {
+      const end = bStart[rr * cols + c1 + 1]!;
+      for (let t = bStart[rr * cols + c0]!; t < end; t++) {
+        const j = bSlot[t]!;
+        const dx = x[j]! - xq;
+        const dy = y[j]! - yq;
+        if (dx * dx + dy * dy > planeR2) continue;
+        const dz = z[j]! - zq;
+        sx += dx;
+        sy += dy;
+        sz += dz;
+        sxx += dx * dx;
+        syy += dy * dy;
+        szz += dz * dz;
+        sxy += dx * dy;
+        sxz += dx * dz;
+        syz += dy * dz;
+      }
+    }
     const mx = sx / n;
     const my = sy / n;
     const mz = sz / n;

@@ -11,8 +11,10 @@ export interface FitTask {
   planarity: number;
   from: number;
   to: number;
+  /** When given, only the slots it marks (1) are fitted. */
+  only?: Uint8Array | undefined;
 }
 
 export function runFitTask(task: FitTask): PlaneFits {
-  return fitPlanes(task.slots, task.metre, task.planarity, task.from, task.to);
+  return fitPlanes(task.slots, task.metre, task.planarity, task.from, task.to, task.only);
 }

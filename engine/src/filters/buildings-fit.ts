@@ -19,14 +19,16 @@ function shared<T extends Float64Array | Int32Array | Uint8Array>(a: T): T {
 }
 
 /**
- * `fitPlanes` of every slot, in `2 × threads` ranges over worker threads
- * (default: one per core); ranges are cut by slot count.
+ * `fitPlanes` of every slot (or of those `only` marks), in `2 × threads`
+ * ranges over worker threads (default: one per core); ranges are cut by
+ * slot count.
  */
 export async function fitPlanesParallel(
   s: FitSlots,
   metre: number,
   planarity: number,
   workers?: number,
+  only?: Uint8Array,
 ): Promise<PlaneFits> {
   const threads = Math.max(1, workers ?? availableParallelism());
   const slots: FitSlots = {
@@ -39,6 +41,7 @@ export async function fitPlanesParallel(
     radius: s.radius,
     grid: { cols: s.grid.cols, rows: s.grid.rows, start: shared(s.grid.start) },
   };
+  const sharedOnly = only && shared(only);
   const n = s.count;
   const fits: PlaneFits = {
     radius: new Float32Array(n),
@@ -54,7 +57,7 @@ export async function fitPlanesParallel(
     Array.from({ length: parts }, async (_, k) => {
       const from = Math.floor((k * n) / parts);
       const to = Math.floor(((k + 1) * n) / parts);
-      const task: FitTask = { slots, metre, planarity, from, to };
+      const task: FitTask = { slots, metre, planarity, from, to, only: sharedOnly };
       const part = (await runner.run(task)) as PlaneFits;
       fits.radius.set(part.radius, from);
       fits.rms.set(part.rms, from);

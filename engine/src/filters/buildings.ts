@@ -147,7 +147,8 @@ export function findBuildings(
 ): Uint8Array {
   const prep = prepareBuildings(cloud, ground, noise, hag, o);
   if (!prep) return new Uint8Array(cloud.count);
-  return finishBuildings(prep, fitPlanes(prep.s, 1 / o.unitToMetre, o.roofPlanarity / o.unitToMetre));
+  const fit = fitPlanes(prep.s, 1 / o.unitToMetre, o.roofPlanarity / o.unitToMetre, 0, prep.s.count, prep.seedSlots);
+  return finishBuildings(prep, fit);
 }
 
 /** Clouds with at least this many candidate points fit their roof planes in worker threads. */
@@ -172,14 +173,19 @@ export async function findBuildingsParallel(
   const planarity = o.roofPlanarity / o.unitToMetre;
   const fit =
     prep.s.count >= parallelFrom
-      ? await fitPlanesParallel(prep.s, metre, planarity, workers)
-      : fitPlanes(prep.s, metre, planarity);
+      ? await fitPlanesParallel(prep.s, metre, planarity, workers, prep.seedSlots)
+      : fitPlanes(prep.s, metre, planarity, 0, prep.s.count, prep.seedSlots);
   return finishBuildings(prep, fit);
 }
 
 /** The candidates of a cloud in grid order, with what the later steps read. */
 interface PreparedBuildings {
   s: Slots;
+  /**
+   * 1 for the slots that may seed a face (last or single returns above
+   * `minHeight`): fitted first; the others only when a face reaches them.
+   */
+  seedSlots: Uint8Array;
   count: number;
   hu: number;
   density: number;
@@ -250,7 +256,9 @@ function prepareBuildings(
       s.single[q] = !nr || nr[i]! <= 1 ? 1 : 0;
     }
   }
-  return { s, count, hu, density, radius, sparse, minArea, o };
+  const seedSlots = new Uint8Array(m);
+  for (let q = 0; q < m; q++) seedSlots[q] = s.last[q]! & s.roofHigh[q]!;
+  return { s, seedSlots, count, hu, density, radius, sparse, minArea, o };
 }
 
 /** Roof faces from the plane fits, then buildings, roof edges and (sparse clouds) roofs grown: the class-6 mask. */
@@ -406,11 +414,18 @@ function medianDensity(
 /**
  * Least-squares plane of every slot's neighbourhood: within its radius and
  * ±max(1 m, 1.2 × radius) in z (`metre`: one metre in CRS units). Small rough
- * neighbourhoods get the robust fit of `robustFit` when it is planar.
+ * neighbourhoods get the robust fit of `robustFit` when it is planar. With
+ * `only`, just the slots it marks (1) are fitted: the others keep radius 0
+ * and RMS -1 (see `fitSlot` to fit them later, with the same result).
  */
-export function fitPlanes(s: FitSlots, metre: number, planarity: number, from = 0, to = s.count): PlaneFits {
-  const { x, y, z, cell, radius } = s;
-  const { cols, rows, start } = s.grid;
+export function fitPlanes(
+  s: FitSlots,
+  metre: number,
+  planarity: number,
+  from = 0,
+  to = s.count,
+  only?: Uint8Array,
+): PlaneFits {
   const length = to - from;
   const fits: PlaneFits = {
     radius: new Float32Array(length),
@@ -420,112 +435,137 @@ export function fitPlanes(s: FitSlots, metre: number, planarity: number, from = 
     ny: new Float32Array(length),
     nz: new Float32Array(length),
   };
-  const normal = new Float64Array(3);
-  const near = new Float64Array(3 * ROBUST_MAX_POINTS);
-  const maxRadius = MAX_RADIUS_M * metre * (1 - 1e-9);
+  const scratch = fitScratch();
   for (let q = from; q < to; q++) {
-    const f = q - from;
-    const k = cell[q]!;
-    const row = (k / cols) | 0;
-    const col = k - row * cols;
-    const xq = x[q]!;
-    const yq = y[q]!;
-    const zq = z[q]!;
-    let r = radius;
-    let rings = 1;
-    for (;;) {
-      const r2 = r * r;
-      const zWindow = Math.max(metre, 1.2 * r);
-      let n = 0;
-      let sx = 0;
-      let sy = 0;
-      let sz = 0;
-      let sxx = 0;
-      let syy = 0;
-      let szz = 0;
-      let sxy = 0;
-      let sxz = 0;
-      let syz = 0;
-      const c0 = col - rings < 0 ? 0 : col - rings;
-      const c1 = col + rings >= cols ? cols - 1 : col + rings;
-      const r1 = row + rings >= rows ? rows - 1 : row + rings;
-      for (let rr = row - rings < 0 ? 0 : row - rings; rr <= r1; rr++) {
-        const end = start[rr * cols + c1 + 1]!;
-        for (let p = start[rr * cols + c0]!; p < end; p++) {
-          const dz = z[p]! - zq;
-          if (dz > zWindow || dz < -zWindow) continue;
-          const dx = x[p]! - xq;
-          const dy = y[p]! - yq;
-          if (dx * dx + dy * dy > r2) continue;
-          n++;
-          sx += dx;
-          sy += dy;
-          sz += dz;
-          sxx += dx * dx;
-          syy += dy * dy;
-          szz += dz * dz;
-          sxy += dx * dy;
-          sxz += dx * dz;
-          syz += dy * dz;
-        }
-      }
-      if (n < SPARSE_NEIGHBOURS && rings === 1) {
-        r = radius * SPARSE_RADIUS_FACTOR;
-        rings = 2;
-        continue;
-      }
-      fits.radius[f] = r;
-      if (n >= MIN_FIT_POINTS) {
-        const mx = sx / n;
-        const my = sy / n;
-        const mz = sz / n;
-        const variance = planeOfSums(n, mx, my, mz, sxx, sxy, sxz, syy, syz, szz, normal);
-        fits.rms[f] = Math.sqrt(variance);
-        fits.nx[f] = normal[0]!;
-        fits.ny[f] = normal[1]!;
-        fits.nz[f] = normal[2]!;
-        fits.seedable[f] = n >= MIN_SEED_POINTS ? 1 : 0;
-        if (
-          fits.rms[f]! >= planarity &&
-          n >= MIN_SEED_POINTS &&
-          n <= ROBUST_MAX_POINTS &&
-          r >= maxRadius &&
-          s.single[q]
-        ) {
-          // The same neighbours again, relative to the point.
-          let m = 0;
-          let multi = 0;
-          for (let rr = row - rings < 0 ? 0 : row - rings; rr <= r1; rr++) {
-            const end = start[rr * cols + c1 + 1]!;
-            for (let p = start[rr * cols + c0]!; p < end; p++) {
-              if (p === q) continue;
-              const dz = z[p]! - zq;
-              if (dz > zWindow || dz < -zWindow) continue;
-              const dx = x[p]! - xq;
-              const dy = y[p]! - yq;
-              if (dx * dx + dy * dy > r2) continue;
-              if (!s.single[p]) {
-                multi++;
-                continue;
-              }
-              near[m++] = dx;
-              near[m++] = dy;
-              near[m++] = dz;
-            }
-          }
-          const v = multi > ROBUST_MAX_MULTI * n ? -1 : robustFit(near, m / 3, planarity, normal);
-          if (v >= 0) {
-            fits.rms[f] = Math.sqrt(v);
-            fits.nx[f] = normal[0]!;
-            fits.ny[f] = normal[1]!;
-            fits.nz[f] = normal[2]!;
-          }
-        }
-      }
-      break;
-    }
+    if (only && !only[q]) continue;
+    fitSlot(s, metre, planarity, q, fits, q - from, scratch);
   }
   return fits;
+}
+
+/** Buffers of `fitSlot`, allocated once per caller. */
+interface FitScratch {
+  normal: Float64Array;
+  near: Float64Array;
+}
+
+function fitScratch(): FitScratch {
+  return { normal: new Float64Array(3), near: new Float64Array(3 * ROBUST_MAX_POINTS) };
+}
+
+/** The plane fit of slot `q` (see `fitPlanes`), written at index `f` of `fits`. */
+function fitSlot(
+  s: FitSlots,
+  metre: number,
+  planarity: number,
+  q: number,
+  fits: PlaneFits,
+  f: number,
+  scratch: FitScratch,
+): void {
+  const { x, y, z, cell, radius } = s;
+  const { cols, rows, start } = s.grid;
+  const { normal, near } = scratch;
+  const maxRadius = MAX_RADIUS_M * metre * (1 - 1e-9);
+  const k = cell[q]!;
+  const row = (k / cols) | 0;
+  const col = k - row * cols;
+  const xq = x[q]!;
+  const yq = y[q]!;
+  const zq = z[q]!;
+  let r = radius;
+  let rings = 1;
+  for (;;) {
+    const r2 = r * r;
+    const zWindow = Math.max(metre, 1.2 * r);
+    let n = 0;
+    let sx = 0;
+    let sy = 0;
+    let sz = 0;
+    let sxx = 0;
+    let syy = 0;
+    let szz = 0;
+    let sxy = 0;
+    let sxz = 0;
+    let syz = 0;
+    const c0 = col - rings < 0 ? 0 : col - rings;
+    const c1 = col + rings >= cols ? cols - 1 : col + rings;
+    const r1 = row + rings >= rows ? rows - 1 : row + rings;
+    for (let rr = row - rings < 0 ? 0 : row - rings; rr <= r1; rr++) {
+      const end = start[rr * cols + c1 + 1]!;
+      for (let p = start[rr * cols + c0]!; p < end; p++) {
+        const dz = z[p]! - zq;
+        if (dz > zWindow || dz < -zWindow) continue;
+        const dx = x[p]! - xq;
+        const dy = y[p]! - yq;
+        if (dx * dx + dy * dy > r2) continue;
+        n++;
+        sx += dx;
+        sy += dy;
+        sz += dz;
+        sxx += dx * dx;
+        syy += dy * dy;
+        szz += dz * dz;
+        sxy += dx * dy;
+        sxz += dx * dz;
+        syz += dy * dz;
+      }
+    }
+    if (n < SPARSE_NEIGHBOURS && rings === 1) {
+      r = radius * SPARSE_RADIUS_FACTOR;
+      rings = 2;
+      continue;
+    }
+    fits.radius[f] = r;
+    if (n >= MIN_FIT_POINTS) {
+      const mx = sx / n;
+      const my = sy / n;
+      const mz = sz / n;
+      const variance = planeOfSums(n, mx, my, mz, sxx, sxy, sxz, syy, syz, szz, normal);
+      fits.rms[f] = Math.sqrt(variance);
+      fits.nx[f] = normal[0]!;
+      fits.ny[f] = normal[1]!;
+      fits.nz[f] = normal[2]!;
+      fits.seedable[f] = n >= MIN_SEED_POINTS ? 1 : 0;
+      if (
+        fits.rms[f]! >= planarity &&
+        n >= MIN_SEED_POINTS &&
+        n <= ROBUST_MAX_POINTS &&
+        r >= maxRadius &&
+        s.single[q]
+      ) {
+        // The same neighbours again, relative to the point.
+        let m = 0;
+        let multi = 0;
+        for (let rr = row - rings < 0 ? 0 : row - rings; rr <= r1; rr++) {
+          const end = start[rr * cols + c1 + 1]!;
+          for (let p = start[rr * cols + c0]!; p < end; p++) {
+            if (p === q) continue;
+            const dz = z[p]! - zq;
+            if (dz > zWindow || dz < -zWindow) continue;
+            const dx = x[p]! - xq;
+            const dy = y[p]! - yq;
+            if (dx * dx + dy * dy > r2) continue;
+            if (!s.single[p]) {
+              multi++;
+              continue;
+            }
+            near[m++] = dx;
+            near[m++] = dy;
+            near[m++] = dz;
+          }
+        }
+        const v = multi > ROBUST_MAX_MULTI * n ? -1 : robustFit(near, m / 3, planarity, normal);
+        if (v >= 0) {
+          fits.rms[f] = Math.sqrt(v);
+          fits.nx[f] = normal[0]!;
+          fits.ny[f] = normal[1]!;
+          fits.nz[f] = normal[2]!;
+        }
+      }
+    }
+    return;
+  }
 }
 
 /**
@@ -676,6 +716,7 @@ function growFaces(
   const face = faces.face;
   const stack = new Int32Array(count);
   const normal = new Float64Array(3);
+  const scratch = fitScratch();
   const footprintCols = Math.floor((s.grid.cols * radius) / footprintCell) + 1;
   // Footprint cells the current face touched, stamped with its id + 1 and counted (up to `footprintCells`)
   // instead of a set per face: about as many cells as slots (cells of about a point spacing) where the points
@@ -785,6 +826,8 @@ function growFaces(
           }
           inBand++;
           if (face[j] !== -1) continue;
+          // Slots that cannot seed are fitted when a face first reaches them (see `seedSlots`).
+          if (fit.radius[j] === 0) fitSlot(s, metre, planarity, j, fit, j, scratch);
           const rj = rms[j]!;
           const smooth = rj >= 0 && rj < planarity;
           if (smooth && Math.abs(fit.nx[j]! * nx + fit.ny[j]! * ny + fit.nz[j]! * nz) < cosAngle) continue;
