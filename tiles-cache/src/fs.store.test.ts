@@ -36,6 +36,19 @@ describe('FsStore on disk', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('throws NOT_FOUND for a key under a file or a folder, through the memory front too', async () => {
+    const { dir, root } = await fresh();
+    const store = new FsStore(root);
+    const front = new MemoryFrontStore(store);
+    await store.put('projects/p/assets/a/file.bin', 'x');
+    for (const s of [store, front]) {
+      await expect(s.get('projects/p/assets/a/file.bin/under')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(s.get('projects/p/assets/a')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(s.get('projects/p/assets/b/missing.bin')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('prunes empty folders after deletes', async () => {
     const { dir, root } = await fresh();
     const store = new FsStore(root);

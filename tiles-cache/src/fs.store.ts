@@ -65,7 +65,11 @@ export class FsStore implements ObjectStore {
     return info;
   }
 
-  /** Writes `body` to the new file `tmp` (making the temporary folder when missing) and returns its info. */
+  /**
+   * Writes `body` to the new file `tmp` (making the temporary folder when missing) and returns its info.
+   * Asynchronous calls only: a slow disk must not hold the server's thread (synchronous calls were measured
+   * about 0.1 ms of CPU cheaper a tile, with no throughput gain the bench could see).
+   */
   private async writeTmp(key: string, tmp: string, tmpDir: string, body: Body): Promise<ObjectInfo> {
     if (typeof body !== 'string' && !(body instanceof Uint8Array)) {
       await mkdir(tmpDir, { recursive: true });
@@ -94,9 +98,8 @@ export class FsStore implements ObjectStore {
   async head(key: string): Promise<ObjectInfo | null> {
     const full = this.pathOf(key);
     try {
-      const info = await this.infoOf(key, full);
-      const s = await stat(full);
-      return s.isFile() ? info : null;
+      const s = await stat(full, { bigint: true });
+      return s.isFile() ? infoOfStats(key, s) : null;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
         return null;

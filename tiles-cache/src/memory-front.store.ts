@@ -95,14 +95,23 @@ export class MemoryFrontStore implements ObjectStore {
       return this.serve(hit, options);
     }
     this.stats.misses++;
-    const info = await this.inner.head(key);
-    if (info && info.size <= this.maxObjectBytes) {
-      const whole = await this.inner.get(key);
+    if (options.range) {
+      // A range of a large object (a COG read by parts) is asked of the backend alone, never read whole.
+      const info = await this.inner.head(key);
+      if (!info || info.size > this.maxObjectBytes) return this.inner.get(key, options);
+    }
+    // Otherwise one call to the backend, missing or not (a head first cost a file status and, for a missing
+    // tile, a second error): small objects are read whole and kept, large ones streamed as they come.
+    const whole = await this.inner.get(key);
+    if (whole.size <= this.maxObjectBytes) {
       const bytes = await readAll(whole.body);
-      const entry = { info: { ...info, etag: whole.etag, size: bytes.byteLength }, bytes };
+      const { body: _, ...info } = whole;
+      const entry = { info: { ...info, size: bytes.byteLength }, bytes };
       this.remember(entry.info, bytes);
       return this.serve(entry, options);
     }
+    if (!options.range) return whole;
+    whole.body.destroy();
     return this.inner.get(key, options);
   }
 
