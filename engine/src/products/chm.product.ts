@@ -96,16 +96,29 @@ export function buildChm(
   const notCanopy = new Uint8Array(256);
   for (const c of NOT_CANOPY) notCanopy[c] = 1;
   const { originX, originY } = chm;
+  const offsetCount = offsetX.length;
   for (let i = 0; i < count; i++) {
     const h = heights[i]!;
     if (Number.isNaN(h) || (classes && notCanopy[classes[i]!])) continue;
-    for (let o = 0; o < offsetX.length; o++) {
-      const c = Math.floor((x[i]! + offsetX[o]! - originX) / res);
-      const row = Math.floor((originY - y[i]! - offsetY[o]!) / res);
+    const xi = x[i]!;
+    const yi = y[i]!;
+    // The return itself (offset 0: exactly +0, the same sums as below) also records the highest return.
+    const c0 = Math.floor((xi + 0 - originX) / res);
+    const row0 = Math.floor((originY - yi - 0) / res);
+    if (c0 >= 0 && row0 >= 0 && c0 < W && row0 < H) {
+      const k = row0 * W + c0;
+      const t = top[k]!;
+      if (t === nodata || h > t) top[k] = h;
+      const was = highest[k]!;
+      if (was === -1 || h > heights[was]!) highest[k] = i;
+    }
+    for (let o = 1; o < offsetCount; o++) {
+      const c = Math.floor((xi + offsetX[o]! - originX) / res);
+      const row = Math.floor((originY - yi - offsetY[o]!) / res);
       if (c < 0 || row < 0 || c >= W || row >= H) continue;
       const k = row * W + c;
-      if (top[k] === nodata || h > top[k]!) top[k] = h;
-      if (o === 0 && (highest[k] === -1 || h > heights[highest[k]!]!)) highest[k] = i;
+      const t = top[k]!;
+      if (t === nodata || h > t) top[k] = h;
     }
   }
   if (context.signal?.aborted) throw new Cancelled();

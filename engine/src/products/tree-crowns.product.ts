@@ -72,57 +72,62 @@ export function growCrowns(
   const seedR = new Int32Array(n + 1);
   const seedC = new Int32Array(n + 1);
   const reach2 = new Float64Array(n + 1);
-  // Binary max-heap of (height, cell, tree).
+  // Binary max-heap of (height, cell, tree): heights apart (the comparisons), cell and tree side by side
+  // in one array (one memory line per move).
   let size = 0;
   let heapH = new Float64Array(1024);
-  let heapK = new Int32Array(1024);
-  let heapT = new Int32Array(1024);
+  let heapKT = new Int32Array(2048);
   const push = (h: number, k: number, t: number) => {
     if (size === heapH.length) {
-      const grow = <A extends Float64Array | Int32Array>(a: A): A => {
-        const b = new (a.constructor as { new (n: number): A })(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      heapH = grow(heapH);
-      heapK = grow(heapK);
-      heapT = grow(heapT);
+      const moreH = new Float64Array(size * 2);
+      moreH.set(heapH);
+      heapH = moreH;
+      const moreKT = new Int32Array(size * 4);
+      moreKT.set(heapKT);
+      heapKT = moreKT;
     }
     let i = size++;
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (heapH[p]! >= h) break;
       heapH[i] = heapH[p]!;
-      heapK[i] = heapK[p]!;
-      heapT[i] = heapT[p]!;
+      heapKT[2 * i] = heapKT[2 * p]!;
+      heapKT[2 * i + 1] = heapKT[2 * p + 1]!;
       i = p;
     }
     heapH[i] = h;
-    heapK[i] = k;
-    heapT[i] = t;
+    heapKT[2 * i] = k;
+    heapKT[2 * i + 1] = t;
   };
   // The popped cell's tree is left in `poppedTree`: no pair allocated per cell.
   let poppedTree = 0;
   const pop = (): number => {
-    const k = heapK[0]!;
-    poppedTree = heapT[0]!;
+    const k = heapKT[0]!;
+    poppedTree = heapKT[1]!;
     const lastH = heapH[--size]!;
-    const lastK = heapK[size]!;
-    const lastT = heapT[size]!;
+    const lastK = heapKT[2 * size]!;
+    const lastT = heapKT[2 * size + 1]!;
     let i = 0;
     for (;;) {
       let child = 2 * i + 1;
       if (child >= size) break;
-      if (child + 1 < size && heapH[child + 1]! > heapH[child]!) child++;
-      if (heapH[child]! <= lastH) break;
-      heapH[i] = heapH[child]!;
-      heapK[i] = heapK[child]!;
-      heapT[i] = heapT[child]!;
+      let childH = heapH[child]!;
+      if (child + 1 < size) {
+        const rightH = heapH[child + 1]!;
+        if (rightH > childH) {
+          child++;
+          childH = rightH;
+        }
+      }
+      if (childH <= lastH) break;
+      heapH[i] = childH;
+      heapKT[2 * i] = heapKT[2 * child]!;
+      heapKT[2 * i + 1] = heapKT[2 * child + 1]!;
       i = child;
     }
     heapH[i] = lastH;
-    heapK[i] = lastK;
-    heapT[i] = lastT;
+    heapKT[2 * i] = lastK;
+    heapKT[2 * i + 1] = lastT;
     return k;
   };
   for (const t of tops) {
@@ -139,15 +144,16 @@ export function growCrowns(
     const reach = rules.radius(t.height) / cellM;
     reach2[id] = reach * reach;
   }
-  const enqueueNeighbours = (k: number, id: number) => {
-    const r = Math.floor(k / W);
-    const c = k - r * W;
+  // Row r and column c of cell k, already known by the caller.
+  const enqueueNeighbours = (k: number, r: number, c: number, id: number) => {
     if (c > 0 && !labels[k - 1]) push(data[k - 1]!, k - 1, id);
     if (c < W - 1 && !labels[k + 1]) push(data[k + 1]!, k + 1, id);
     if (r > 0 && !labels[k - W]) push(data[k - W]!, k - W, id);
     if (r < H - 1 && !labels[k + W]) push(data[k + W]!, k + W, id);
   };
-  for (const t of tops) if (labels[t.cell] === t.treeId) enqueueNeighbours(t.cell, t.treeId);
+  for (const t of tops) {
+    if (labels[t.cell] === t.treeId) enqueueNeighbours(t.cell, seedR[t.treeId]!, seedC[t.treeId]!, t.treeId);
+  }
   let steps = 0;
   while (size > 0) {
     if ((++steps & 0xffff) === 0 && context.signal?.aborted) throw new Cancelled();
@@ -158,13 +164,15 @@ export function growCrowns(
     if (h === nodata || h < rules.minHeight) continue;
     if (h < rules.seedRatio * seedH[id]! || h < rules.crownRatio * (sums[id]! / cells[id]!)) continue;
     if (h > seedH[id]! * 1.05) continue;
-    const dr = Math.floor(k / W) - seedR[id]!;
-    const dc = (k % W) - seedC[id]!;
+    const r = Math.floor(k / W);
+    const c = k - r * W;
+    const dr = r - seedR[id]!;
+    const dc = c - seedC[id]!;
     if (dr * dr + dc * dc > reach2[id]!) continue;
     labels[k] = id;
     cells[id]!++;
     sums[id]! += h;
-    enqueueNeighbours(k, id);
+    enqueueNeighbours(k, r, c, id);
   }
   return { labels, cells };
 }

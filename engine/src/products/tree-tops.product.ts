@@ -65,12 +65,19 @@ export function findTreeTops(value: ChmValue, options: TreeTopOptions = {}, cont
     }
   }
   offsets.sort((a, b) => a[2] - b[2]);
+  // The sorted offsets as typed columns: the search below reads them for every candidate cell.
+  const offsetRow = Int32Array.from(offsets, (o) => o[0]);
+  const offsetCol = Int32Array.from(offsets, (o) => o[1]);
+  const offsetNear = Float64Array.from(offsets, (o) => o[2]);
+  const offsetCount = offsets.length;
+  const notCanopy = new Uint8Array(256);
+  for (const c of NOT_CANOPY) notCanopy[c] = 1;
   // Returns that could block a top (at least minHeight, canopy classes), by cell, highest first.
   const classes = cloud.classification;
   const start = new Int32Array(W * H + 1);
   const cellOf = new Int32Array(cloud.count).fill(-1);
   for (let i = 0; i < cloud.count; i++) {
-    if (!(heights[i]! >= minHeight) || (classes && NOT_CANOPY.has(classes[i]!))) continue;
+    if (!(heights[i]! >= minHeight) || (classes && notCanopy[classes[i]!])) continue;
     const c = Math.floor((x[i]! - chm.originX) / chm.resolution);
     const r = Math.floor((chm.originY - y[i]!) / chm.resolution);
     if (c < 0 || r < 0 || c >= W || r >= H) continue;
@@ -116,20 +123,21 @@ export function findTreeTops(value: ChmValue, options: TreeTopOptions = {}, cont
       const h = heights[i]!;
       const radius = windowDiameter(h) / 2;
       const radius2 = (radius / hu) ** 2;
+      const xi = x[i]!;
+      const yi = y[i]!;
       let top = true;
-      for (let o = 0; o < offsets.length && top; o++) {
-        const [dr, dc, near] = offsets[o]!;
-        if (near > radius) break;
-        const rr = r + dr;
-        const cc = c + dc;
+      for (let o = 0; o < offsetCount && top; o++) {
+        if (offsetNear[o]! > radius) break;
+        const rr = r + offsetRow[o]!;
+        const cc = c + offsetCol[o]!;
         if (rr < 0 || rr >= H || cc < 0 || cc >= W) continue;
         const kk = rr * W + cc;
         for (let p = start[kk]!; p < start[kk + 1]!; p++) {
           const j = order[p]!;
           const hj = heights[j]!;
           if (hj < h || (hj === h && j > i)) break;
-          const dx = x[j]! - x[i]!;
-          const dy = y[j]! - y[i]!;
+          const dx = x[j]! - xi;
+          const dy = y[j]! - yi;
           if (dx * dx + dy * dy <= radius2) {
             top = false;
             break;
