@@ -249,6 +249,8 @@ export class VoxelIndex {
   private readonly sz: Float64Array;
   /** Heights by sorted position, each column's in order (see {@link crowdedCylinder}); built when needed. */
   private byHeight?: Float64Array;
+  /** Room for {@link moreThan}'s walk. */
+  private scratch = new Int32Array(16);
   /** Per cell: its z cell, and its first sorted position (one more entry: the end). */
   private readonly cellZ: Int32Array;
   private readonly cellStart: Int32Array;
@@ -536,42 +538,10 @@ export class VoxelIndex {
     return m;
   }
 
-  /** Whether more than `limit` indexed points lie within `r` of (px, py, pz). */
+  /** Whether more than `limit` indexed points lie within `r` of (px, py, pz) (the same walk as {@link collect}). */
   moreThan(px: number, py: number, pz: number, r: number, limit: number): boolean {
-    const c = this.cell;
-    const span = Math.ceil(r / c);
-    const cx = Math.floor(px / c);
-    const cy = Math.floor(py / c);
-    const cz = Math.floor(pz / c);
-    const r2 = r * r;
-    const { cellZ, cellStart, sx, sy, sz } = this;
-    let count = 0;
-    for (let dx = -span; dx <= span; dx++) {
-      const hx = dx < 0 ? px - (cx + dx + 1) * c : dx > 0 ? (cx + dx) * c - px : 0;
-      for (let dy = -span; dy <= span; dy++) {
-        const hy = dy < 0 ? py - (cy + dy + 1) * c : dy > 0 ? (cy + dy) * c - py : 0;
-        const h2 = hx * hx + hy * hy;
-        if (h2 > r2) continue;
-        const h = this.column(cx + dx, cy + dy);
-        if (h < 0) continue;
-        const first = this.slotFirst[h]!;
-        const last = first + this.slotCount[h]!;
-        for (let cell = first; cell < last; cell++) {
-          const zc = cellZ[cell]!;
-          if (zc < cz - span) continue;
-          if (zc > cz + span) break;
-          const hz = zc < cz ? pz - (zc + 1) * c : zc > cz ? zc * c - pz : 0;
-          if (h2 + hz * hz > r2) continue;
-          for (let p = cellStart[cell]!, end = cellStart[cell + 1]!; p < end; p++) {
-            const ex = sx[p]! - px;
-            const ey = sy[p]! - py;
-            const ez = sz[p]! - pz;
-            if (ex * ex + ey * ey + ez * ez <= r2 && ++count > limit) return true;
-          }
-        }
-      }
-    }
-    return false;
+    if (this.scratch.length <= limit) this.scratch = new Int32Array(limit + 1);
+    return this.collect(px, py, pz, r, this.scratch, limit) > limit;
   }
 
   /** Calls `f` with every indexed point within `r` of (px, py, pz); stops when `f` returns true. */
