@@ -165,6 +165,8 @@ export async function classifyInTiles(
     projectId: string;
     cloudAssetId: string;
     workerId: string;
+    /** The processing option: `FIND` searches wires even in a file whose vendor labelled them. */
+    vendorWireClasses: 'KEEP' | 'FIND';
     /** Percentages of the job this stage spans. */
     from: number;
     to: number;
@@ -189,6 +191,7 @@ export async function classifyInTiles(
       {
         pointsPerTile: deps.config.TILE_POINTS,
         bufferMetres: deps.config.TILE_BUFFER_METRES,
+        vendorWireClasses: o.vendorWireClasses,
         ...(o.epsg ? { epsg: o.epsg } : {}),
       },
       { signal: ctx.signal, progress: (f) => ctx.progress(o.from + span * 0.1 * f) },

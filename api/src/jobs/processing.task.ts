@@ -182,6 +182,7 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
               projectId,
               cloudAssetId: cloud.id,
               workerId,
+              vendorWireClasses: options.vendorWireClasses,
               from: percentage,
               to: percentage + share * 0.6,
             });

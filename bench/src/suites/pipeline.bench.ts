@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- pipeline [--upload-mb N] [--file NAME] [--skip-upload] [--skip-tiling]`:
+ * `npm run bench -- pipeline [--upload-mb N] [--file NAME] [--skip-upload] [--skip-tiling] [--find-wires]`:
  * the projects API end to end, over a scratch database on BENCH_DATABASE_URL
  * (default: the local PostgreSQL server) and a scratch store.
  *
@@ -15,6 +15,9 @@
  *    of N GB (the bcts mosaic and the AHN corridor, copied side by side, see
  *    replica.ts) through the whole `nuage process` (every product, default
  *    options): wall and CPU time per GB, peak RSS, each product's time.
+ *    The replica's AHN corridor carries the vendor's wire classes, which the
+ *    default options keep (no wire search); `--find-wires` processes with
+ *    `--vendor-wire-classes FIND`, the cost of a file without wire classes.
  *    Reference, same run: reading the same file's bytes from disk.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -314,15 +317,16 @@ export default {
         const rawMs = performance.now() - r0;
         // --tile-points N: the classification in tiles (as a job does from TILED_PROCESSING_POINTS), one at a time.
         const tilePoints = arg('--tile-points', '');
-        const run = await timeWholeProcess(
-          replica.path,
-          path.join(dataDir, 'replica-out'),
-          tilePoints ? ['--tile-points', tilePoints] : [],
-        );
+        const findWires = args.includes('--find-wires');
+        const run = await timeWholeProcess(replica.path, path.join(dataDir, 'replica-out'), [
+          ...(tilePoints ? ['--tile-points', tilePoints] : []),
+          ...(findWires ? ['--vendor-wire-classes', 'FIND'] : []),
+        ]);
         const sizeGb = replica.bytes / 2 ** 30;
         const cpu = run.userSeconds !== null && run.systemSeconds !== null ? run.userSeconds + run.systemSeconds : null;
         figures.processing = {
           tilePoints: tilePoints ? Number(tilePoints) : null,
+          vendorWireClasses: findWires ? 'FIND' : 'KEEP',
           input: {
             bytes: replica.bytes,
             gb: Math.round(sizeGb * 1000) / 1000,

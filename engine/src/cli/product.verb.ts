@@ -228,6 +228,7 @@ export const processVerb: CliVerb = {
             path.join(outDir, '.tiled'),
             {
               pointsPerTile: tilePoints,
+              vendorWireClasses: options.vendorWireClasses,
               ...(tileBuffer !== undefined ? { bufferMetres: tileBuffer } : {}),
               ...(runIn.epsg !== undefined ? { epsg: runIn.epsg } : {}),
             },

@@ -41,7 +41,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     layer: 'POINT_CLOUD',
     display: 'pointCloud',
     needs: [],
-    options: [],
+    options: ['vendorWireClasses'],
     weight: 12,
     restoreFormat: 'LAS',
     mainThread: true,

@@ -16,6 +16,15 @@ import { type ClassifiedCloud, INLINE_DECODE, terrainUnits } from './product-val
 /** Wire points (class 14) from which the input's own power-line classes are kept rather than found again. */
 export const VENDOR_WIRES_KEPT = 100;
 
+/**
+ * Whether the input's own power-line classes (13–16) are kept instead of a wire
+ * search: the vendor labelled at least {@link VENDOR_WIRES_KEPT} conductor points
+ * and the option `vendorWireClasses` is not `FIND`.
+ */
+export function keepsVendorWires(vendorWirePoints: number, vendorWireClasses: 'KEEP' | 'FIND' = 'KEEP'): boolean {
+  return vendorWireClasses === 'KEEP' && vendorWirePoints >= VENDOR_WIRES_KEPT;
+}
+
 async function* asAsync(chunks: Iterable<PointChunk>): AsyncIterable<PointChunk> {
   yield* chunks;
 }
@@ -134,7 +143,7 @@ async function classifyAndWrite(ctx: ProductContext, lasPath: string) {
   // A file whose vendor labelled the power lines keeps its wire, tower and structure classes (13–16).
   let vendorWires = 0;
   if (vendor) for (let i = 0; i < cloud.count; i++) vendorWires += vendor[i] === 14 ? 1 : 0;
-  const keepVendorWires = vendorWires >= VENDOR_WIRES_KEPT;
+  const keepVendorWires = keepsVendorWires(vendorWires, ctx.options.vendorWireClasses);
   const classified = ctx.input.classes
     ? await precomputedClasses(ctx.input.classes, cloud.count)
     : await classifyCloudTiled(

@@ -61,6 +61,11 @@ export const OPTION_FIELDS = {
   },
   clearanceHeightCm: { kind: 'centimetres', min: 100, max: 10000, default: 300, group: 'powerLines' },
   treeFallHeightBufferCm: { kind: 'centimetres', min: 10, max: 1000, default: 100, group: 'powerLines' },
+  /**
+   * A file whose vendor already labelled its power lines (class 14 conductors): `KEEP` keeps its classes
+   * 13–16 (no wire search), `FIND` searches the wires and towers again as in an unlabelled file.
+   */
+  vendorWireClasses: { kind: 'choice', choices: ['KEEP', 'FIND'], default: 'KEEP', group: 'powerLines' },
   /** Canopy height model cell; 0 picks it from the density (about 3 returns per cell). */
   chmResolutionCm: { kind: 'centimetres', min: 0, max: 500, default: 0, group: 'objects' },
   crownShape: { kind: 'choice', choices: ['NARROW', 'WIDE'], default: 'NARROW', group: 'objects' },

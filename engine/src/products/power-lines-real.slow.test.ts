@@ -5,17 +5,18 @@ import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import { describe, expect, it } from 'vitest';
 import { processingOptionsSchema } from './options.js';
 import type { PowerLinesValue } from './power-lines.product.js';
+import type { ClassifiedCloud } from './product-values.js';
 import { runProducts } from './run-products.js';
 import type { TreeFallRiskValue } from './tree-fall-risk.product.js';
 import type { VegetationRiskValue } from './vegetation-risk.product.js';
 
 const POWER_PRODUCTS = ['power-lines', 'power-line-buffers', 'vegetation-risk', 'tree-fall-risk'];
 
-async function run(file: string, products: string[], epsg?: number) {
+async function run(file: string, products: string[], epsg?: number, vendorWireClasses?: 'KEEP' | 'FIND') {
   const values = new Map<string, unknown>();
   const outcome = await runProducts({
     input: { path: realFile(file), ...(epsg === undefined ? {} : { epsg }) },
-    options: processingOptionsSchema.parse({ products }),
+    options: processingOptionsSchema.parse({ products, ...(vendorWireClasses ? { vendorWireClasses } : {}) }),
     outDir: mkdtempSync(path.join(tmpdir(), `nuage-pl-${file}-`)),
     hooks: { finished: async (p, r) => void values.set(p.id, r.value) },
   });
@@ -58,6 +59,29 @@ describe.runIf(hasRealData())('power-line products on real files', () => {
     expect(fall.figures.treesReachingConductor).toBeGreaterThan(0);
     expect(manifest.artifacts.find((a) => a.type === 'POWER_LINE')?.count).toBe(17);
   }, 120_000);
+
+  it('finds the AHN corridor’s wires again when asked to (vendorWireClasses FIND), as the vendor labelled them', async () => {
+    const kept = await run('ahn_corridor_12AN2_20.laz', ['classify'], 28992);
+    expect(kept.manifest.products.find((p) => p.id === 'classify')?.figures).toMatchObject({ vendorWiresKept: true });
+    const { values, manifest } = await run('ahn_corridor_12AN2_20.laz', ['power-lines'], 28992, 'FIND');
+    expect(manifest.products.find((p) => p.id === 'classify')?.figures).toMatchObject({ vendorWiresKept: false });
+    const { cloud, vendor } = values.get('classify') as ClassifiedCloud;
+    let both = 0;
+    let ours = 0;
+    let theirs = 0;
+    for (let i = 0; i < cloud.count; i++) {
+      const a = cloud.classification![i] === 14;
+      const b = vendor![i] === 14;
+      both += a && b ? 1 : 0;
+      ours += a ? 1 : 0;
+      theirs += b ? 1 : 0;
+    }
+    // Measured: F1 0.961 against the vendor's conductors (issue 15 asks for 0.93); not 1: these are ours.
+    const f1 = (2 * both) / (ours + theirs);
+    expect(f1).toBeGreaterThan(0.93);
+    expect(f1).toBeLessThan(1);
+    expect((values.get('power-lines') as PowerLinesValue).figures.towers).toBeGreaterThanOrEqual(1);
+  }, 180_000);
 
   it('vectorises the unlabelled transmission lines of wires.laz from the classifier’s wires', async () => {
     const { runs, values } = await run('wires.laz', ['power-lines']);

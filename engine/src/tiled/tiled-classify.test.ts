@@ -103,3 +103,22 @@ describe('tiled classification of a real file (fusa.laz, 277,573 points)', () =>
     await expect(mergeTileClasses(outs.slice(1), split.pointCount)).rejects.toThrow(/classified \d+ of 277573 points/);
   });
 });
+
+describe('splitIntoTiles on a file whose vendor labelled the wires', () => {
+  it('keeps the vendor wires (no wire search) unless vendorWireClasses is FIND', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'nuage-split-wires-'));
+    try {
+      const file = realFile('ahn_corridor_12AN2_20.laz');
+      const options = { pointsPerTile: 2_000_000, epsg: 28992 };
+      const kept = await splitIntoTiles(file, path.join(dir, 'keep'), options);
+      expect(kept.settings.wires).toBe(false);
+      const found = await splitIntoTiles(file, path.join(dir, 'find'), { ...options, vendorWireClasses: 'FIND' });
+      expect(found.settings.wires).toBe(true);
+      // fusa.laz has no wire class: searched whatever the option.
+      const unlabelled = await splitIntoTiles(realFile('fusa.laz'), path.join(dir, 'fusa'), { pointsPerTile: 1e6 });
+      expect(unlabelled.settings.wires).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, CrsRequired, InvalidInput } from '../core/errors.js';
 import { classifyCloudTiled } from '../filters/classify.filter.js';
-import { VENDOR_WIRES_KEPT } from '../products/classified-cloud.product.js';
+import { keepsVendorWires } from '../products/classified-cloud.product.js';
 import { INLINE_DECODE, terrainUnits } from '../products/product-values.js';
 import { openPointCloud } from '../readers/index.js';
 import { ownerOf, type PlanOptions, planTiles, type TileGrid, tilesNear } from './plan.js';
@@ -39,6 +39,13 @@ export interface TileSettings {
   wires: boolean;
 }
 
+/** How {@link splitIntoTiles} cuts the input, and the input's CRS and power-line option. */
+export type SplitOptions = PlanOptions & {
+  epsg?: number;
+  /** The processing option `vendorWireClasses`: `FIND` searches wires even in a file whose vendor labelled them. */
+  vendorWireClasses?: 'KEEP' | 'FIND';
+};
+
 /**
  * Reads the input once and writes, for each tile of the grid, the points of
  * its area and buffer (a point near a seam goes to every tile whose buffer
@@ -50,7 +57,7 @@ export interface TileSettings {
 export async function splitIntoTiles(
   input: string,
   outDir: string,
-  options: PlanOptions & { epsg?: number } = {},
+  options: SplitOptions = {},
   context: StepContext = {},
 ): Promise<TileSplit> {
   const reader = await openPointCloud(input, options.epsg === undefined ? {} : { epsg: options.epsg });
@@ -116,7 +123,7 @@ export async function splitIntoTiles(
       grid,
       pointCount: index,
       tiles: files.map((file, i) => ({ index: i, file, points: points[i]! })),
-      settings: { ...units, wires: vendorWires < VENDOR_WIRES_KEPT },
+      settings: { ...units, wires: !keepsVendorWires(vendorWires, options.vendorWireClasses) },
     };
   } finally {
     for (const s of streams) if (!s.closed) s.destroy();
@@ -264,7 +271,7 @@ export async function writeClassesFile(file: string, classes: Uint8Array): Promi
 export async function classifyTiledLocally(
   input: string,
   workDir: string,
-  options: PlanOptions & { epsg?: number } = {},
+  options: SplitOptions = {},
   context: StepContext = {},
 ): Promise<{ file: string; tiles: number }> {
   const split = await splitIntoTiles(input, path.join(workDir, 'tiles'), options, {

@@ -87,6 +87,10 @@ describe('processingOptionsSchema (spec §5 ranges, from the engine descriptors)
 
   it('takes only the listed crown shapes and building simplifications', () => {
     expect(issues({ crownShape: 'ROUND' as never })).toEqual([['crownShape', 'projects:processing.errors.choice']]);
+    expect(issues({ vendorWireClasses: 'FIND' })).toEqual([]);
+    expect(issues({ vendorWireClasses: 'MAYBE' as never })).toEqual([
+      ['vendorWireClasses', 'projects:processing.errors.choice'],
+    ]);
     expect(issues({ buildingSimplification: 'SUBURBAN' as never })).toEqual([
       ['buildingSimplification', 'projects:processing.errors.choice'],
     ]);

@@ -8104,7 +8104,7 @@ export interface components {
         ProcessingRequest: {
             options?: components["schemas"]["ProcessingOptions"];
         };
-        /** @description The major contour interval must be greater than the minor one. Fields: dtmResolutionCm, gridResolutionCm, contourMinorCm, contourMajorCm, powerLineBuffersCm, clearanceHeightCm, treeFallHeightBufferCm, chmResolutionCm, crownShape, buildingSimplification. */
+        /** @description The major contour interval must be greater than the minor one. Fields: dtmResolutionCm, gridResolutionCm, contourMinorCm, contourMajorCm, powerLineBuffersCm, clearanceHeightCm, treeFallHeightBufferCm, vendorWireClasses, chmResolutionCm, crownShape, buildingSimplification. */
         ProcessingOptions: {
             /** @description 20–3000 cm (default 50). */
             dtmResolutionCm?: number;
@@ -8120,6 +8120,11 @@ export interface components {
             clearanceHeightCm?: number;
             /** @description 10–1000 cm (default 100). */
             treeFallHeightBufferCm?: number;
+            /**
+             * @description Default KEEP.
+             * @enum {string}
+             */
+            vendorWireClasses?: "KEEP" | "FIND";
             /** @description 0–500 cm (default 0). */
             chmResolutionCm?: number;
             /**
