@@ -170,3 +170,50 @@ describe('wire and tower classification', () => {
     120_000,
   );
 });
+
+describe('wires wherever they lie', () => {
+  /**
+   * A lone straight line of returns `spacing` apart, 9 m above the ground (HAG), starting (dx, dy) from a
+   * first, excluded return that is the filter's origin, along `angle`; the wire returns found.
+   */
+  function lineFound(dx: number, dy: number, angle: number, length: number, spacing: number): number {
+    const count = Math.floor(length / spacing) + 1;
+    const n = count + 1;
+    const x = new Float64Array(n);
+    const y = new Float64Array(n);
+    const z = new Float64Array(n);
+    const hag = new Float32Array(n);
+    const excluded = new Uint8Array(n);
+    x[0] = 500_000.25;
+    y[0] = 4_200_000.75;
+    z[0] = 100;
+    excluded[0] = 1;
+    for (let i = 0; i < count; i++) {
+      x[i + 1] = x[0] + dx + i * spacing * Math.cos(angle);
+      y[i + 1] = y[0] + dy + i * spacing * Math.sin(angle);
+      z[i + 1] = 109 + 0.01 * i;
+      hag[i + 1] = 9 + 0.01 * i;
+    }
+    const { classes } = findWires({ count: n, x, y, z }, hag, excluded, { unitToMetre: 1 });
+    let wires = 0;
+    for (const c of classes) wires += c === 14 ? 1 : 0;
+    return wires;
+  }
+
+  it('finds the same returns of a lone wire at every offset and heading (the search skips no long run)', () => {
+    for (const angle of [0, Math.PI / 6, Math.PI / 4, Math.PI / 2, 2.5]) {
+      // Dense (a run of PCA-linear returns 11 m long, just over the 10 m of a run) and sparse (returns 2.5 m
+      // apart: no PCA neighbourhood, found by the tube test over a 27.5 m stretch, just over its 25 m).
+      const dense = lineFound(0, 0, angle, 11, 0.25);
+      const sparse = lineFound(0, 0, angle, 37.5, 2.5);
+      expect(dense).toBe(45);
+      expect(sparse).toBeGreaterThan(10);
+      for (let step = 1; step < 24; step++) {
+        const dx = step * 0.91;
+        const dy = -step * 0.37;
+        expect(lineFound(dx, dy, angle, 11, 0.25)).toBe(dense);
+        expect(lineFound(dx, dy, angle, 37.5, 2.5)).toBe(sparse);
+      }
+    }
+  });
+});

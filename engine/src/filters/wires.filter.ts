@@ -42,9 +42,9 @@ export interface WireOptions {
   minLength?: number;
   /**
    * Also find sparse wires with the tube test (see {@link tubeSupport}); on by default. It makes this filter
-   * 2.3 to 3.3 times slower (CPU) on the Williams, wires.laz, fusa and bcts tiles (1.1 times on the AHN corridor);
-   * it finds no wire in the forests nor on fusa.laz (whose corner holds a real, unlabelled line it leaves: too
-   * short a stretch).
+   * about 1.5 to 2.3 times slower (CPU) on the Williams, wires.laz, fusa and bcts tiles (2.3 to 3.3 times
+   * before only the returns that may join a long group were tested, see {@link sparseReturns}); it finds no wire
+   * in the forests nor on fusa.laz (whose corner holds a real, unlabelled line it leaves: too short a stretch).
    */
   sparse?: boolean;
   /**
@@ -677,8 +677,7 @@ const SUPPORTED_TUBE: TubeTest = {
  * Returns (not in `skip`) through which a straight line, nearly level
  * (slope ≤ 0.3), holds at least `minReturns` returns within `radius` over
  * `minExtent` (`minSupport` of them in `support`), with at most `clutter`
- * other returns per tube return in the box around it. Lines are tried
- * through the return and its neighbours 2 m and more away.
+ * other returns per tube return in the box around it (see {@link tubeTester}).
  */
 function tubeSupport(
   cx: Float64Array,
@@ -691,9 +690,38 @@ function tubeSupport(
   context: StepContext,
   support?: Uint8Array,
 ): Uint8Array {
-  const { hu, vu } = units;
   const n = cx.length;
   const found = new Uint8Array(n);
+  const tube = tubeTester(cx, cy, cz, skip, index, test, units, support);
+  for (let k = 0; k < n; k++) {
+    if ((k & 0x3fff) === 0 && context.signal?.aborted) throw new Cancelled();
+    if (tube(k)) found[k] = 1;
+  }
+  return found;
+}
+
+/**
+ * The tube test of one return: whether a straight line through it, nearly
+ * level (slope ≤ 0.3), holds at least `minReturns` returns within `radius`
+ * over `minExtent` (`minSupport` of them in `support`), with at most
+ * `clutter` other returns per tube return in the box around it; false for
+ * the returns of `skip`. Lines are tried through the return and its
+ * neighbours 2 m and more away. A return's answer depends on it alone, not
+ * on the returns tested before (the returns crowded within a metre are
+ * counted once, the same whenever asked).
+ */
+function tubeTester(
+  cx: Float64Array,
+  cy: Float64Array,
+  cz: Float64Array,
+  skip: Uint8Array,
+  index: VoxelIndex,
+  test: TubeTest,
+  units: { hu: number; vu: number },
+  support?: Uint8Array,
+): (k: number) => boolean {
+  const { hu, vu } = units;
+  const n = cx.length;
   const crowd = 1 / hu;
   const reach = test.reach / hu;
   const tube = test.radius / hu;
@@ -724,17 +752,16 @@ function tubeSupport(
     if (state[j] === 0) state[j] = index.moreThan(cx[j]!, cy[j]!, cz[j]!, crowd, test.maxClose) ? 2 : 1;
     return state[j] === 2;
   };
-  for (let k = 0; k < n; k++) {
-    if ((k & 0x3fff) === 0 && context.signal?.aborted) throw new Cancelled();
-    if (skip[k] || crowded(k)) continue;
+  return (k: number): boolean => {
+    if (skip[k] || crowded(k)) return false;
     const px = cx[k]!;
     const py = cy[k]!;
     const pz = cz[k]!;
     // More than `cap` others (the return itself may be counted) in columns wholly within reach: the gathering
     // below would stop past `cap` and skip the return; counting by heights is far cheaper in a canopy.
-    if (index.crowdedCylinder(px, py, pz, reach, boxZ, cap + 1)) continue;
+    if (index.crowdedCylinder(px, py, pz, reach, boxZ, cap + 1)) return false;
     const m = index.gatherCylinder(px, py, pz, reach, boxZ, k, cap, ex, ey, ez, near);
-    if (m > cap || m < test.minReturns - 1) continue;
+    if (m > cap || m < test.minReturns - 1) return false;
     if (support) for (let a = 0; a < m; a++) held[a] = support[near[a]!]!;
     let tried = 0;
     for (let a = 0; a < m; a++) {
@@ -775,12 +802,93 @@ function tubeSupport(
         around <= clutter * inTube &&
         supported >= test.minSupport
       ) {
-        found[k] = 1;
-        break;
+        return true;
       }
     }
+    return false;
+  };
+}
+
+/**
+ * Strips of the plane that every long group of returns crosses: lines `link`
+ * wide (a little more) along x and y, cutting the plane into square cells.
+ * Two returns linked within `link` are less than a strip's width apart, so a
+ * group of linked returns with no return in a strip lies in one cell, within
+ * less than `minLength` (the cell's side less a strip, times √2) in plan.
+ * Returns whether a coordinate (x or y, relative to the cloud's first point)
+ * lies in a strip: a return lies in one when its x or its y does.
+ */
+function stripCut(link: number, minLength: number): (v: number) => boolean {
+  // Margins of a millionth keep both bounds strict through rounding.
+  const half = (link / 2) * (1 + 1e-6);
+  const side = 2 * half + (minLength / Math.SQRT2) * (1 - 1e-6);
+  return (v) => {
+    const f = v / side - Math.floor(v / side);
+    return Math.min(f, 1 - f) * side <= half;
+  };
+}
+
+/**
+ * The returns passing the local tube test ({@link LOCAL_TUBE}, see
+ * {@link tubeTester}) in the groups of such returns (linked within `link`)
+ * that may hold a sparse wire: those with a return within `link` of a `wire`
+ * return, or spanning `minStretch` or more in plan view; 0 for the others.
+ * Only the returns that can be in such a group are tested (the test of a
+ * return depends on it alone): those beside a wire or in the strips of
+ * {@link stripCut}, then the groups of those passing, through their links.
+ * In a forest, where the returns passing are few and scattered, that leaves
+ * out about three returns in four.
+ */
+function sparseReturns(
+  cx: Float64Array,
+  cy: Float64Array,
+  cz: Float64Array,
+  skip: Uint8Array,
+  wire: Uint8Array,
+  index: VoxelIndex,
+  units: { hu: number; vu: number },
+  link: number,
+  minStretch: number,
+  context: StepContext,
+): Uint8Array {
+  const n = cx.length;
+  const tube = tubeTester(cx, cy, cz, skip, index, LOCAL_TUBE, units);
+  // 0 not tested yet, 1 failed, 2 passed.
+  const state = new Uint8Array(n);
+  let tested = 0;
+  const passes = (k: number): boolean => {
+    if (state[k] === 0) {
+      if ((tested++ & 0x3fff) === 0 && context.signal?.aborted) throw new Cancelled();
+      state[k] = tube(k) ? 2 : 1;
+    }
+    return state[k] === 2;
+  };
+  const besideWire = new Uint8Array(n);
+  for (let k = 0; k < n; k++) {
+    if (!wire[k]) continue;
+    index.near(cx[k]!, cy[k]!, cz[k]!, link, (j) => {
+      besideWire[j] = 1;
+    });
   }
-  return found;
+  const inStrip = stripCut(link, minStretch);
+  const kept = new Uint8Array(n);
+  const group: number[] = [];
+  for (let k = 0; k < n; k++) {
+    if (kept[k] || skip[k] || !(besideWire[k] || inStrip(cx[k]!) || inStrip(cy[k]!)) || !passes(k)) continue;
+    kept[k] = 1;
+    group.length = 0;
+    group.push(k);
+    for (let q = 0; q < group.length; q++) {
+      const a = group[q]!;
+      index.near(cx[a]!, cy[a]!, cz[a]!, link, (j) => {
+        if (!kept[j] && passes(j)) {
+          kept[j] = 1;
+          group.push(j);
+        }
+      });
+    }
+  }
+  return kept;
 }
 
 /**
@@ -848,7 +956,7 @@ export function findWires(
   }
   const index = new VoxelIndex(cx, cy, cz, radius);
 
-  // 1. Linear neighbourhoods.
+  // 1. Linear neighbourhoods, tested when first needed (0 not yet, 1 not linear, 2 linear).
   const linear = new Uint8Array(n);
   const cov = new Float64Array(6);
   const neighbours: number[] = [];
@@ -856,11 +964,14 @@ export function findWires(
   const eigen = new Float64Array(6);
   const scratchA = new Float64Array(9);
   const scratchV = new Float64Array(9);
-  for (let k = 0; k < n; k++) {
-    if ((k & 0x3fff) === 0 && context.signal?.aborted) throw new Cancelled();
+  let tested = 0;
+  const isLinear = (k: number): boolean => {
+    if (linear[k] !== 0) return linear[k] === 2;
+    if ((tested++ & 0x3fff) === 0 && context.signal?.aborted) throw new Cancelled();
+    linear[k] = 1;
     // Dense neighbourhoods (canopy, roofs) are never a wire: stop counting past 400.
     const m = index.collect(cx[k]!, cy[k]!, cz[k]!, radius, found, MAX_NEIGHBOURS);
-    if (m < (options.minNeighbours ?? 3) || m > MAX_NEIGHBOURS) continue;
+    if (m < (options.minNeighbours ?? 3) || m > MAX_NEIGHBOURS) return false;
     let mx = 0;
     let my = 0;
     let mz = 0;
@@ -887,34 +998,64 @@ export function findWires(
       cov[5]! += dz * dz;
     }
     eigenTop(cov, eigen, scratchA, scratchV);
-    if (!(eigen[0]! > 0)) continue;
+    if (!(eigen[0]! > 0)) return false;
     const lin = (eigen[0]! - eigen[1]!) / eigen[0]!;
-    if (lin >= minLinearity && Math.abs(eigen[5]!) < 0.6) linear[k] = 1;
-  }
-  // 2. Runs: linear returns linked within the radius; long runs in plan view are wires.
-  const run = new Int32Array(n).fill(-1);
-  const runs: Int32Array[] = [];
-  const runLengths: number[] = [];
-  const wire = new Uint8Array(n);
+    if (lin >= minLinearity && Math.abs(eigen[5]!) < 0.6) linear[k] = 2;
+    return linear[k] === 2;
+  };
+  // 2. Runs: linear returns linked within the radius; long runs in plan view are wires. Only the runs that
+  // can be long are looked for (see `stripCut`): those with a return in the strips.
+  const link = radius * 1.5;
+  const inStrip = stripCut(link, minLength);
+  /** 1 for the linear returns of the runs found. */
+  const reached = new Uint8Array(n);
+  /** Smallest index of the run of the linear return `k`, its returns reached (tested as they are met). */
+  const reach = (k: number): number => {
+    let first = k;
+    const group = [k];
+    reached[k] = 1;
+    for (let q = 0; q < group.length; q++) {
+      const a = group[q]!;
+      index.near(cx[a]!, cy[a]!, cz[a]!, link, (j) => {
+        if (!reached[j] && isLinear(j)) {
+          reached[j] = 1;
+          group.push(j);
+          if (j < first) first = j;
+        }
+      });
+    }
+    return first;
+  };
+  const inRun = new Uint8Array(n);
   const stack: number[] = [];
-  for (let k = 0; k < n; k++) {
-    if (!linear[k] || run[k] !== -1) continue;
+  /** The run from its smallest index, its returns in the order of a walk from there. */
+  const runFrom = (k: number): number[] => {
     const members: number[] = [];
-    run[k] = runs.length;
+    inRun[k] = 1;
     stack.push(k);
     while (stack.length > 0) {
       const a = stack.pop()!;
       members.push(a);
-      index.near(cx[a]!, cy[a]!, cz[a]!, radius * 1.5, (j) => {
-        if (linear[j] && run[j] === -1) {
-          run[j] = runs.length;
+      index.near(cx[a]!, cy[a]!, cz[a]!, link, (j) => {
+        if (linear[j] === 2 && !inRun[j]) {
+          inRun[j] = 1;
           stack.push(j);
         }
       });
     }
+    return members;
+  };
+  const starts: number[] = [];
+  for (let k = 0; k < n; k++) {
+    if (!reached[k] && (inStrip(cx[k]!) || inStrip(cy[k]!)) && isLinear(k)) starts.push(reach(k));
+  }
+  starts.sort((a, b) => a - b);
+  const foundRuns: Array<{ start: number; members: number[]; length: number }> = [];
+  const wire = new Uint8Array(n);
+  for (const k of starts) {
+    const members = runFrom(k);
     const length = planLength(cx, cy, members);
-    runs.push(Int32Array.from(members));
-    runLengths.push(length);
+    foundRuns.push({ start: k, members, length });
     if (length >= minLength) for (const a of members) wire[a] = 1;
   }
 
@@ -949,6 +1090,17 @@ export function findWires(
     }
   };
   grow();
+  // The short runs whose first return the growth made wire: runs of conductor too.
+  const grown: number[] = [];
+  for (let k = 0; k < n; k++) if (wire[k] && !reached[k] && isLinear(k)) grown.push(reach(k));
+  grown.sort((a, b) => a - b);
+  for (const k of grown) {
+    const members = runFrom(k);
+    foundRuns.push({ start: k, members, length: planLength(cx, cy, members) });
+  }
+  foundRuns.sort((a, b) => a.start - b.start);
+  const runs = foundRuns.map((r) => Int32Array.from(r.members));
+  const runLengths = foundRuns.map((r) => r.length);
 
   // 4. Towers: below the ends of wire runs, the returns stacked from near the ground to the wires.
   const tower = new Uint8Array(n);
@@ -1171,7 +1323,8 @@ export function findWires(
     return skip;
   };
   if (options.sparse ?? true) {
-    const sparse = tubeSupport(cx, cy, cz, sparseSkip(), index, LOCAL_TUBE, { hu, vu }, context);
+    const minStretch = SPARSE_MIN_STRETCH / hu;
+    const sparse = sparseReturns(cx, cy, cz, sparseSkip(), wire, index, { hu, vu }, link, minStretch, context);
     const seen = new Uint8Array(n);
     for (let k = 0; k < n; k++) {
       if (!sparse[k] || seen[k]) continue;
@@ -1180,7 +1333,7 @@ export function findWires(
       let touchesWire = false;
       for (let q = 0; q < members.length; q++) {
         const a = members[q]!;
-        index.near(cx[a]!, cy[a]!, cz[a]!, radius * 1.5, (j) => {
+        index.near(cx[a]!, cy[a]!, cz[a]!, link, (j) => {
           if (wire[j]) touchesWire = true;
           if (sparse[j] && !seen[j]) {
             seen[j] = 1;
@@ -1192,7 +1345,7 @@ export function findWires(
         ? members
         : straightStretches(members, cx, cy, {
             tolerance: STRETCH_TOLERANCE / hu,
-            minLength: SPARSE_MIN_STRETCH / hu,
+            minLength: minStretch,
             maxGap: STRETCH_MAX_GAP / hu,
           });
       for (const a of kept) wire[a] = 1;
