@@ -43,6 +43,24 @@ const COLUMN_RADIUS_M = 0.5;
 const COLUMN_DZ_M = 0.5;
 const MAX_OVER = 1;
 
+/** Margin, in cells, of the cells a disc reaches (rounding of the cell of a point). */
+const SPAN_MARGIN = 1e-6;
+
+/**
+ * The cells of grid row `row` that a disc of radius `reach` around (u, v)
+ * reaches, all in cell units: their first and last column, within `c0`..`c1`,
+ * written to `span`; false when it reaches none. The other cells hold no
+ * point of the disc.
+ */
+function rowSpan(row: number, u: number, v: number, reach: number, c0: number, c1: number, span: Int32Array): boolean {
+  const dv = (row > v ? row - v : v - row - 1) - SPAN_MARGIN;
+  if (dv > reach) return false;
+  const half = (dv > 0 ? Math.sqrt(Math.max(0, reach * reach - dv * dv)) : reach) + SPAN_MARGIN;
+  span[0] = Math.max(c0, Math.floor(u - half));
+  span[1] = Math.min(c1, Math.floor(u + half));
+  return true;
+}
+
 /** Candidates bucketed in grid order: slot coordinates (z in horizontal units) and the grid. */
 export interface EdgeSlots {
   x: Float64Array;
@@ -92,6 +110,10 @@ export function roofEdges(
   const facelessTol = FACELESS_TOLERANCE * roofPlanarity;
   const rings = Math.ceil(planeRadius / cellSize);
   const columnRings = Math.ceil(columnRadius / cellSize);
+  // Radii in cell units, and the cells of a row a disc reaches (see `rowSpan`).
+  const planeReach = planeRadius / cellSize;
+  const columnReach = columnRadius / cellSize;
+  const span = new Int32Array(2);
   // Building slots alone, in grid order (slots are): `bStart[k]` is the first of cell k.
   const cells = cols * rows;
   const bStart = new Int32Array(cells + 1);
@@ -99,12 +121,20 @@ export function roofEdges(
   for (let k = 0; k < cells; k++) bStart[k + 1]! += bStart[k]!;
   const bSlot = new Int32Array(bStart[cells]!);
   for (let q = 0, f = 0; q < count; q++) if (building[q]) bSlot[f++] = q;
+  // Building slots per block of cells (2-D prefix sums, (rows + 1) × (cols + 1)): a slot whose block of
+  // cells holds fewer than `PLANE_MIN_POINTS` of them has no plane (most slots, away from buildings).
+  const stride = cols + 1;
+  const prefix = new Int32Array((rows + 1) * stride);
+  for (let r = 0; r < rows; r++) {
+    let rowSum = 0;
+    for (let c = 0; c < cols; c++) {
+      rowSum += bStart[r * cols + c + 1]! - bStart[r * cols + c]!;
+      prefix[(r + 1) * stride + c + 1] = prefix[r * stride + c + 1]! + rowSum;
+    }
+  }
   const normal = new Float64Array(3);
   for (let q = 0; q < count; q++) {
     if (building[q] || !s.edgeHigh[q]) continue;
-    const xq = x[q]!;
-    const yq = y[q]!;
-    const zq = z[q]!;
     const k = cell[q]!;
     const row = (k / cols) | 0;
     const col = k - row * cols;
@@ -112,14 +142,26 @@ export function roofEdges(
     const c1 = col + rings >= cols ? cols - 1 : col + rings;
     const r0 = row - rings < 0 ? 0 : row - rings;
     const r1 = row + rings >= rows ? rows - 1 : row + rings;
+    const inBlock =
+      prefix[(r1 + 1) * stride + c1 + 1]! -
+      prefix[r0 * stride + c1 + 1]! -
+      prefix[(r1 + 1) * stride + c0]! +
+      prefix[r0 * stride + c0]!;
+    if (inBlock < PLANE_MIN_POINTS) continue;
+    const xq = x[q]!;
+    const yq = y[q]!;
+    const zq = z[q]!;
+    const u = xq / cellSize;
+    const v = yq / cellSize;
     // First the tests (a building slot in reach, enough of them, none far below the point), then the column
     // test, and only then the plane's sums, in the same order: most slots fail before the sums.
     let reached = false;
     let n = 0;
     let top = Number.NEGATIVE_INFINITY;
     for (let rr = r0; rr <= r1; rr++) {
-      const end = bStart[rr * cols + c1 + 1]!;
-      for (let t = bStart[rr * cols + c0]!; t < end; t++) {
+      if (!rowSpan(rr, u, v, planeReach, c0, c1, span)) continue;
+      const end = bStart[rr * cols + span[1]! + 1]!;
+      for (let t = bStart[rr * cols + span[0]!]!; t < end; t++) {
         const j = bSlot[t]!;
         const dx = x[j]! - xq;
         const dy = y[j]! - yq;
@@ -139,8 +181,9 @@ export function roofEdges(
     const d1 = col + columnRings >= cols ? cols - 1 : col + columnRings;
     const e1 = row + columnRings >= rows ? rows - 1 : row + columnRings;
     for (let rr = row - columnRings < 0 ? 0 : row - columnRings; rr <= e1; rr++) {
-      const end = start[rr * cols + d1 + 1]!;
-      for (let j = start[rr * cols + d0]!; j < end; j++) {
+      if (!rowSpan(rr, u, v, columnReach, d0, d1, span)) continue;
+      const end = start[rr * cols + span[1]! + 1]!;
+      for (let j = start[rr * cols + span[0]!]!; j < end; j++) {
         const dx = x[j]! - xq;
         const dy = y[j]! - yq;
         if (dx * dx + dy * dy > column2) continue;
@@ -162,8 +205,9 @@ export function roofEdges(
     let sxz = 0;
     let syz = 0;
     for (let rr = r0; rr <= r1; rr++) {
-      const end = bStart[rr * cols + c1 + 1]!;
-      for (let t = bStart[rr * cols + c0]!; t < end; t++) {
+      if (!rowSpan(rr, u, v, planeReach, c0, c1, span)) continue;
+      const end = bStart[rr * cols + span[1]! + 1]!;
+      for (let t = bStart[rr * cols + span[0]!]!; t < end; t++) {
         const j = bSlot[t]!;
         const dx = x[j]! - xq;
         const dy = y[j]! - yq;

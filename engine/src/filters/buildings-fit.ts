@@ -18,10 +18,36 @@ function shared<T extends Float64Array | Int32Array | Uint8Array>(a: T): T {
   return s;
 }
 
+/** Ranges per thread: the threads that finish first take the ranges left. */
+const PARTS_PER_THREAD = 4;
+
 /**
- * `fitPlanes` of every slot (or of those `only` marks), in `2 × threads`
- * ranges over worker threads (default: one per core); ranges are cut by
- * slot count.
+ * Bounds of `parts` consecutive ranges of `n` slots holding about as many
+ * slots to fit each (those `only` marks, or all): a fit costs about the
+ * same anywhere, and the marked slots crowd where the candidates are high
+ * (a forest) and thin out elsewhere (fields under a power line).
+ */
+function rangeCuts(n: number, parts: number, only?: Uint8Array): Int32Array {
+  const cuts = new Int32Array(parts + 1);
+  let total = n;
+  if (only) {
+    total = 0;
+    for (let q = 0; q < n; q++) total += only[q]!;
+  }
+  let k = 1;
+  let seen = 0;
+  for (let q = 0; q < n && k < parts; q++) {
+    seen += only ? only[q]! : 1;
+    while (k < parts && seen * parts >= k * total) cuts[k++] = q + 1;
+  }
+  while (k <= parts) cuts[k++] = n;
+  return cuts;
+}
+
+/**
+ * `fitPlanes` of every slot (or of those `only` marks), in
+ * `PARTS_PER_THREAD × threads` ranges over worker threads (default: one
+ * per core); ranges are cut to hold as many slots to fit.
  */
 export async function fitPlanesParallel(
   s: FitSlots,
@@ -51,12 +77,13 @@ export async function fitPlanesParallel(
     ny: new Float32Array(n),
     nz: new Float32Array(n),
   };
-  const parts = Math.min(n, 2 * threads);
+  const parts = Math.min(n, PARTS_PER_THREAD * threads);
+  const cuts = rangeCuts(n, parts, only);
   const runner = workerPool(threads);
   await Promise.all(
     Array.from({ length: parts }, async (_, k) => {
-      const from = Math.floor((k * n) / parts);
-      const to = Math.floor(((k + 1) * n) / parts);
+      const from = cuts[k]!;
+      const to = cuts[k + 1]!;
       const task: FitTask = { slots, metre, planarity, from, to, only: sharedOnly };
       const part = (await runner.run(task)) as PlaneFits;
       fits.radius.set(part.radius, from);

@@ -44,6 +44,8 @@ const SPARSE_RADIUS_FACTOR = 1.3;
 const ROBUST_MAX_POINTS = 12;
 const ROBUST_INLIERS = 0.6;
 const ROBUST_MAX_MULTI = 0.25;
+/** Margin, in cells, of the cells a neighbourhood scan reaches (rounding of the cell of a point). */
+const SPAN_MARGIN = 1e-6;
 /** Fewest points of a plane fit, and of a seed's. */
 const MIN_FIT_POINTS = 5;
 const MIN_SEED_POINTS = 6;
@@ -167,7 +169,7 @@ export async function findBuildingsParallel(
   workers?: number,
   parallelFrom = PARALLEL_FIT_SLOTS,
 ): Promise<Uint8Array> {
-  const prep = prepareBuildings(cloud, ground, noise, hag, o);
+  const prep = prepareBuildings(cloud, ground, noise, hag, o, parallelFrom);
   if (!prep) return new Uint8Array(cloud.count);
   const metre = 1 / o.unitToMetre;
   const planarity = o.roofPlanarity / o.unitToMetre;
@@ -195,13 +197,18 @@ interface PreparedBuildings {
   o: BuildingOptions;
 }
 
-/** Candidates (non-ground points high enough) as slots in grid order; null when too few. */
+/**
+ * Candidates (non-ground points high enough) as slots in grid order; null
+ * when too few. From `shareFrom` slots on, what the fit threads read is
+ * allocated in shared memory (the threads get it without a copy).
+ */
 function prepareBuildings(
   cloud: PointChunk,
   ground: Uint8Array,
   noise: Uint8Array,
   hag: Float32Array,
   o: BuildingOptions,
+  shareFrom = Number.POSITIVE_INFINITY,
 ): PreparedBuildings | null {
   const { x, y, z, count } = cloud;
   const hu = o.unitToMetre;
@@ -219,22 +226,21 @@ function prepareBuildings(
   const minH = minHeight / vu;
   const lowH = Math.max(0, minHeight - EAVES_M) / vu;
   const candidate = (i: number) => ground[i] === 0 && noise[i] === 0 && hag[i]! >= lowH;
-  let candidates = 0;
-  for (let i = 0; i < count; i++) if (candidate(i)) candidates++;
-  if (candidates < 10) return null;
-
   const grid = buildPointGrid(x, y, count, radius, candidate, b);
   // Candidates copied in grid order ("slots"): a row of cells is one contiguous range.
   const m = grid.index.length;
+  if (m < 10) return null;
+  const share = m >= shareFrom;
+  const bytes = (n: number) => (share ? new SharedArrayBuffer(n) : new ArrayBuffer(n));
   const s: Slots = {
-    x: new Float64Array(m),
-    y: new Float64Array(m),
-    z: new Float64Array(m),
-    cell: new Int32Array(m),
+    x: new Float64Array(bytes(8 * m)),
+    y: new Float64Array(bytes(8 * m)),
+    z: new Float64Array(bytes(8 * m)),
+    cell: new Int32Array(bytes(4 * m)),
     roofHigh: new Uint8Array(m),
     edgeHigh: new Uint8Array(m),
     last: new Uint8Array(m),
-    single: new Uint8Array(m),
+    single: new Uint8Array(bytes(m)),
     count: m,
     grid,
     radius,
@@ -243,9 +249,12 @@ function prepareBuildings(
   const edgeH = EDGE_MIN_HEIGHT_M / vu;
   const rn = cloud.returnNumber;
   const nr = cloud.numberOfReturns;
-  for (let k = 0; k < grid.cols * grid.rows; k++) {
-    for (let q = grid.start[k]!; q < grid.start[k + 1]!; q++) {
-      const i = grid.index[q]!;
+  const { start, index } = grid;
+  const cells = grid.cols * grid.rows;
+  for (let k = 0; k < cells; k++) {
+    const end = start[k + 1]!;
+    for (let q = start[k]!; q < end; q++) {
+      const i = index[q]!;
       s.x[q] = x[i]! - b.minX;
       s.y[q] = y[i]! - b.minY;
       s.z[q] = z[i]! * zScale;
@@ -256,7 +265,7 @@ function prepareBuildings(
       s.single[q] = !nr || nr[i]! <= 1 ? 1 : 0;
     }
   }
-  const seedSlots = new Uint8Array(m);
+  const seedSlots = new Uint8Array(bytes(m));
   for (let q = 0; q < m; q++) seedSlots[q] = s.last[q]! & s.roofHigh[q]!;
   return { s, seedSlots, count, hu, density, radius, sparse, minArea, o };
 }
@@ -473,6 +482,10 @@ function fitSlot(
   const xq = x[q]!;
   const yq = y[q]!;
   const zq = z[q]!;
+  // The point in cell units (the grid's cells are `radius` wide).
+  const inv = 1 / radius;
+  const uq = xq * inv;
+  const vq = yq * inv;
   let r = radius;
   let rings = 1;
   for (;;) {
@@ -491,24 +504,33 @@ function fitSlot(
     const c0 = col - rings < 0 ? 0 : col - rings;
     const c1 = col + rings >= cols ? cols - 1 : col + rings;
     const r1 = row + rings >= rows ? rows - 1 : row + rings;
+    const reach = r * inv;
     for (let rr = row - rings < 0 ? 0 : row - rings; rr <= r1; rr++) {
-      const end = start[rr * cols + c1 + 1]!;
-      for (let p = start[rr * cols + c0]!; p < end; p++) {
+      // Only the cells of the row the disc reaches (a margin covers rounding): the others hold no neighbour.
+      const dv = (rr > vq ? rr - vq : vq - rr - 1) - SPAN_MARGIN;
+      if (dv > reach) continue;
+      const half = (dv > 0 ? Math.sqrt(Math.max(0, reach * reach - dv * dv)) : reach) + SPAN_MARGIN;
+      const end = start[rr * cols + Math.min(c1, Math.floor(uq + half)) + 1]!;
+      for (let p = start[rr * cols + Math.max(c0, Math.floor(uq - half))]!; p < end; p++) {
         const dz = z[p]! - zq;
-        if (dz > zWindow || dz < -zWindow) continue;
         const dx = x[p]! - xq;
         const dy = y[p]! - yq;
-        if (dx * dx + dy * dy > r2) continue;
-        n++;
-        sx += dx;
-        sy += dy;
-        sz += dz;
-        sxx += dx * dx;
-        syy += dy * dy;
-        szz += dz * dz;
-        sxy += dx * dy;
-        sxz += dx * dz;
-        syz += dy * dz;
+        // 1 inside the neighbourhood, 0 outside: no branch to mispredict (canopy is in and out at random);
+        // an outside point adds zeros, so the sums are the ones of the inside points alone.
+        const inside = +(dz <= zWindow) & +(dz >= -zWindow) & +(dx * dx + dy * dy <= r2);
+        const mx = inside * dx;
+        const my = inside * dy;
+        const mz = inside * dz;
+        n += inside;
+        sx += mx;
+        sy += my;
+        sz += mz;
+        sxx += mx * dx;
+        syy += my * dy;
+        szz += mz * dz;
+        sxy += mx * dy;
+        sxz += mx * dz;
+        syz += my * dz;
       }
     }
     if (n < SPARSE_NEIGHBOURS && rings === 1) {
@@ -682,6 +704,7 @@ function growFaces(
   const carry = CARRY_SHARE * tolerance;
   const near = NEAR_BAND * tolerance;
   const cosAngle = Math.cos((NORMAL_ANGLE_DEG * Math.PI) / 180);
+  const inv = 1 / radius;
   // Seeds by increasing RMS: a counting sort over 256 RMS bins.
   const bins = 256;
   const binOf = (v: number) => Math.min(bins - 1, Math.floor((v / planarity) * bins));
@@ -718,30 +741,14 @@ function growFaces(
   const normal = new Float64Array(3);
   const scratch = fitScratch();
   const footprintCols = Math.floor((s.grid.cols * radius) / footprintCell) + 1;
-  // Footprint cells the current face touched, stamped with its id + 1 and counted (up to `footprintCells`)
-  // instead of a set per face: about as many cells as slots (cells of about a point spacing) where the points
-  // fill their extent. Where they do not (a diagonal corridor, far-apart patches), a set per face, as before.
-  let firstKey = 0;
-  let lastKey = -1;
-  for (let q = 0; q < count; q++) {
-    const key = Math.floor(y[q]! / footprintCell) * footprintCols + Math.floor(x[q]! / footprintCell);
-    if (q === 0 || key < firstKey) firstKey = key;
-    if (key > lastKey) lastKey = key;
-  }
-  const span = lastKey - firstKey + 1;
-  const touchedBy = span <= Math.max(1 << 22, 4 * count) ? new Int32Array(span) : null;
-  const touchedSet = new Set<number>();
+  // Footprint cells the current face touched, counted up to `footprintCells` (a dozen at most at 0.5 m):
+  // their keys in a short list, searched in place of a set or a stamp per cell of the extent.
+  const touchedKeys = new Float64Array(Math.max(1, footprintCells));
   let touched = 0;
-  /** Counts the footprint cell `key` for face `stamp` (its id + 1) when not counted yet. */
-  const touch = (key: number, stamp: number) => {
-    if (touchedBy) {
-      if (touchedBy[key - firstKey] === stamp) return;
-      touchedBy[key - firstKey] = stamp;
-    } else {
-      if (touchedSet.has(key)) return;
-      touchedSet.add(key);
-    }
-    touched++;
+  /** Counts the footprint cell `key` for the current face when not counted yet (and fewer than `footprintCells` are). */
+  const touch = (key: number) => {
+    for (let t = 0; t < touched; t++) if (touchedKeys[t] === key) return;
+    touchedKeys[touched++] = key;
   };
   for (let si = 0; si < seedCount; si++) {
     const seed = seeds[si]!;
@@ -774,8 +781,7 @@ function growFaces(
     stack[top++] = seed;
     n = 1;
     touched = 0;
-    touchedSet.clear();
-    touch(Math.floor(y[seed]! / footprintCell) * footprintCols + Math.floor(x[seed]! / footprintCell), id + 1);
+    touch(Math.floor(y[seed]! / footprintCell) * footprintCols + Math.floor(x[seed]! / footprintCell));
     while (top > 0) {
       let p = stack[--top]!;
       const rough = p < 0;
@@ -784,6 +790,10 @@ function growFaces(
       const yp = y[p]!;
       const rp = fit.radius[p]!;
       const r2 = rp * rp;
+      // The point and its radius in cell units, for the cells its disc reaches (see `fitSlot`).
+      const up = xp * inv;
+      const vp = yp * inv;
+      const reach = rp * inv;
       const rings = rp > radius * 1.0001 ? 2 : 1;
       const k = cell[p]!;
       const row = (k / cols) | 0;
@@ -799,8 +809,11 @@ function growFaces(
         let all = 0;
         let on = 0;
         for (let rr = rFirst; rr <= rLast; rr++) {
-          const end = start[rr * cols + c1 + 1]!;
-          for (let j = start[rr * cols + c0]!; j < end; j++) {
+          const dv = (rr > vp ? rr - vp : vp - rr - 1) - SPAN_MARGIN;
+          if (dv > reach) continue;
+          const half = (dv > 0 ? Math.sqrt(Math.max(0, reach * reach - dv * dv)) : reach) + SPAN_MARGIN;
+          const end = start[rr * cols + Math.min(c1, Math.floor(up + half)) + 1]!;
+          for (let j = start[rr * cols + Math.max(c0, Math.floor(up - half))]!; j < end; j++) {
             const dz = z[j]! - zp;
             if (dz > zWindow || dz < -zWindow) continue;
             const dx = x[j]! - xp;
@@ -814,16 +827,19 @@ function growFaces(
         if (on < CARRY_INLIERS * all) continue;
       }
       for (let rr = rFirst; rr <= rLast; rr++) {
-        const end = start[rr * cols + c1 + 1]!;
-        for (let j = start[rr * cols + c0]!; j < end; j++) {
+        const dv = (rr > vp ? rr - vp : vp - rr - 1) - SPAN_MARGIN;
+        if (dv > reach) continue;
+        const half = (dv > 0 ? Math.sqrt(Math.max(0, reach * reach - dv * dv)) : reach) + SPAN_MARGIN;
+        const end = start[rr * cols + Math.min(c1, Math.floor(up + half)) + 1]!;
+        for (let j = start[rr * cols + Math.max(c0, Math.floor(up - half))]!; j < end; j++) {
           const dx = x[j]! - xp;
           const dy = y[j]! - yp;
-          if (dx * dx + dy * dy > r2) continue;
           const d = nx * (x[j]! - ox) + ny * (y[j]! - oy) + nz * (z[j]! - oz) - w;
-          if (d > tolerance || d < -tolerance) {
-            if (d < near && d > -near) nearBand++;
-            continue;
-          }
+          // Counted without branches (in canopy, points fall in and out of the disc and the bands at random).
+          const inside = +(dx * dx + dy * dy <= r2);
+          const onPlane = inside & +(d <= tolerance) & +(d >= -tolerance);
+          nearBand += (inside - onPlane) & +(d < near) & +(d > -near);
+          if (onPlane === 0) continue;
           inBand++;
           if (face[j] !== -1) continue;
           // Slots that cannot seed are fitted when a face first reaches them (see `seedSlots`).
@@ -846,7 +862,7 @@ function growFaces(
           sxz += ex * ez;
           syz += ey * ez;
           if (touched < footprintCells) {
-            touch(Math.floor(y[j]! / footprintCell) * footprintCols + Math.floor(x[j]! / footprintCell), id + 1);
+            touch(Math.floor(y[j]! / footprintCell) * footprintCols + Math.floor(x[j]! / footprintCell));
           }
           if (!last[j]) nonLast++;
           if (smooth) stack[top++] = j;
