@@ -6,7 +6,7 @@ import { type BuildingOptions, findBuildings, findBuildingsParallel } from './bu
 import { WIRE_MIN_HEIGHT, wireCandidates } from './classify-wires.task.js';
 import { groundFilter, groundOptionsSchema } from './ground.filter.js';
 import { noiseAndGroundTiled, type TiledGroundOptions } from './ground-tiled.js';
-import { heightAboveGround } from './hag.filter.js';
+import { heightAboveGround, heightAboveGroundParallel } from './hag.filter.js';
 import { noiseFilter, noiseOptionsSchema } from './noise.filter.js';
 import { extent, meanSpacing } from './point-grid.js';
 import { findWires, type WireOptions } from './wires.filter.js';
@@ -160,28 +160,70 @@ function heightStage(
   o: z.output<typeof classifyOptionsSchema>,
   context: StepContext,
 ): HeightStage {
+  const grid = heightGrid(cloud, ground, o, context);
+  const hag = grid
+    ? heightAboveGround(cloud, ground, grid.cell, context, grid.bounds).hag
+    : new Float32Array(cloud.count);
+  return heightStageWith(cloud, noise, ground, o, context, hag);
+}
+
+/** {@link heightStage} with the ground TIN sampled in worker threads: the same stage. */
+async function heightStageParallel(
+  cloud: PointChunk,
+  noise: Uint8Array,
+  ground: Uint8Array,
+  o: z.output<typeof classifyOptionsSchema>,
+  context: StepContext,
+  workers?: number,
+): Promise<HeightStage> {
+  const grid = heightGrid(cloud, ground, o, context);
+  const hag = grid
+    ? (await heightAboveGroundParallel(cloud, ground, grid.cell, context, grid.bounds, workers)).hag
+    : new Float32Array(cloud.count);
+  return heightStageWith(cloud, noise, ground, o, context, hag);
+}
+
+/**
+ * Takes the vendor-kept classes out of the ground; the HAG's cell and the
+ * cloud's extent, or null when fewer than 3 ground points are left (HAG 0).
+ */
+function heightGrid(
+  cloud: PointChunk,
+  ground: Uint8Array,
+  o: z.output<typeof classifyOptionsSchema>,
+  context: StepContext,
+): { cell: number; bounds: ReturnType<typeof extent> } | null {
   if (context.signal?.aborted) throw new Cancelled();
-  const { unitToMetre: hu, verticalUnitToMetre: vu } = unitsOf(o);
   const count = cloud.count;
   context.progress?.(0.55, 'hag');
   const input = cloud.classification;
-  const vendorKept = new Uint8Array(count);
   if (input) {
     for (let i = 0; i < count; i++) {
-      if (!KEPT_CODE[input[i]!]) continue;
-      vendorKept[i] = 1;
-      ground[i] = 0;
+      if (KEPT_CODE[input[i]!]) ground[i] = 0;
     }
   }
   let groundCount = 0;
   for (let i = 0; i < count; i++) groundCount += ground[i]!;
-  let hag: Float32Array;
-  if (groundCount >= 3) {
-    const b = extent(cloud.x, cloud.y, count);
-    const cell = Math.max(0.5 / hu, meanSpacing(b, count));
-    hag = heightAboveGround(cloud, ground, cell, context, b).hag;
-  } else {
-    hag = new Float32Array(count);
+  if (groundCount < 3) return null;
+  const bounds = extent(cloud.x, cloud.y, count);
+  return { cell: Math.max(0.5 / unitsOf(o).unitToMetre, meanSpacing(bounds, count)), bounds };
+}
+
+/** The stage around its HAG. */
+function heightStageWith(
+  cloud: PointChunk,
+  noise: Uint8Array,
+  ground: Uint8Array,
+  o: z.output<typeof classifyOptionsSchema>,
+  context: StepContext,
+  hag: Float32Array,
+): HeightStage {
+  const { unitToMetre: hu, verticalUnitToMetre: vu } = unitsOf(o);
+  const count = cloud.count;
+  const input = cloud.classification;
+  const vendorKept = new Uint8Array(count);
+  if (input) {
+    for (let i = 0; i < count; i++) vendorKept[i] = KEPT_CODE[input[i]!] ? 1 : 0;
   }
   const excluded = new Uint8Array(count);
   for (let i = 0; i < count; i++) excluded[i] = noise[i] || ground[i] ? 1 : 0;
@@ -220,7 +262,7 @@ async function finishClassificationParallel(
   context: StepContext,
   workers?: number,
 ): Promise<ClassifyResult> {
-  const stage = heightStage(cloud, noise, ground, o, context);
+  const stage = await heightStageParallel(cloud, noise, ground, o, context, workers);
   // The wire search needs no building: it runs in a worker thread while the buildings are found here.
   const wiresFound = o.wires ? wiresInWorker(cloud, stage, wireOptions(o), context, workers) : null;
   // Its rejection is awaited below; until then it must not count as unhandled.

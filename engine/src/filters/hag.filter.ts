@@ -1,7 +1,8 @@
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { InvalidInput } from '../core/errors.js';
-import { createRaster } from '../raster/raster.js';
+import { createRaster, type Raster } from '../raster/raster.js';
 import { rasterizeTin, thinToBins } from '../raster/tin.js';
+import { rasterizeTinExact } from '../raster/tin-parallel.js';
 import { bilinear, inpaint } from './morphology.js';
 import { extent } from './point-grid.js';
 
@@ -28,6 +29,42 @@ export function groundModel(
   maxRings = Number.POSITIVE_INFINITY,
   bounds?: { minX: number; minY: number; maxX: number; maxY: number },
 ): GroundModel {
+  const grid = modelGrid(cloud, isGround, cell, bounds);
+  rasterizeTin(grid.thin.x, grid.thin.y, grid.thin.z, grid.thin.count, grid.raster);
+  return finishModel(grid, cell, maxRings);
+}
+
+/**
+ * {@link groundModel} with the TIN sampled over bands in worker threads (see
+ * `rasterizeTinExact`): the same model.
+ */
+export async function groundModelParallel(
+  cloud: PointChunk,
+  isGround: Uint8Array,
+  cell: number,
+  maxRings = Number.POSITIVE_INFINITY,
+  bounds?: { minX: number; minY: number; maxX: number; maxY: number },
+  workers?: number,
+): Promise<GroundModel> {
+  const grid = modelGrid(cloud, isGround, cell, bounds);
+  const options = workers === undefined ? {} : { workers };
+  await rasterizeTinExact(grid.thin.x, grid.thin.y, grid.thin.z, grid.thin.count, grid.raster, options);
+  return finishModel(grid, cell, maxRings);
+}
+
+interface ModelGrid {
+  raster: Raster;
+  thin: { x: Float64Array; y: Float64Array; z: Float64Array; count: number };
+  bounds: { minX: number; minY: number };
+}
+
+/** The model's empty raster (row 0 at the north) and the thinned ground points to triangulate. */
+function modelGrid(
+  cloud: PointChunk,
+  isGround: Uint8Array,
+  cell: number,
+  bounds?: { minX: number; minY: number; maxX: number; maxY: number },
+): ModelGrid {
   const { x, y, z, count } = cloud;
   let n = 0;
   for (let i = 0; i < count; i++) n += isGround[i]! ? 1 : 0;
@@ -35,17 +72,21 @@ export function groundModel(
   const b = bounds ?? extent(x, y, count);
   const cols = Math.max(1, Math.floor((b.maxX - b.minX) / cell) + 1);
   const rows = Math.max(1, Math.floor((b.maxY - b.minY) / cell) + 1);
-  // The raster helper has row 0 at the north; the model keeps row 0 at the south.
   const raster = createRaster(cols, rows, b.minX, b.minY + rows * cell, cell, null, Number.NaN);
   // Thinned straight from the cloud: no copy of the ground points.
   const thin = thinToBins(x, y, z, count, b, cell / 2, isGround);
-  rasterizeTin(thin.x, thin.y, thin.z, thin.count, raster);
+  return { raster, thin, bounds: b };
+}
+
+/** The model of a sampled TIN: rows flipped (row 0 at the south), gaps filled. */
+function finishModel({ raster, bounds }: ModelGrid, cell: number, maxRings: number): GroundModel {
+  const { width: cols, height: rows } = raster;
   const surface = new Float32Array(cols * rows);
   for (let r = 0; r < rows; r++) {
     surface.set(raster.data.subarray((rows - 1 - r) * cols, (rows - r) * cols), r * cols);
   }
   inpaint(surface, cols, rows, maxRings);
-  return { surface, cols, rows, minX: b.minX, minY: b.minY, cell };
+  return { surface, cols, rows, minX: bounds.minX, minY: bounds.minY, cell };
 }
 
 /** Ground elevation of the model at (x, y). */
@@ -68,12 +109,41 @@ export function heightAboveGround(
   context: StepContext = {},
   bounds?: { minX: number; minY: number; maxX: number; maxY: number },
 ): { hag: Float32Array; model: GroundModel } {
-  // Points lie within a few cells of the ground hull; farther cells are empty bounding box.
-  const model = groundModel(cloud, isGround, cell, 64, bounds);
+  const model = groundModel(cloud, isGround, cell, HAG_RINGS, bounds);
+  return { hag: heightsOver(cloud, model, context), model };
+}
+
+/**
+ * {@link heightAboveGround} with the ground TIN sampled in worker threads
+ * (`workers`, default: all cores): the same heights.
+ *
+ * @example
+ * const { hag } = await heightAboveGroundParallel(cloud, ground, 0.5);
+ */
+export async function heightAboveGroundParallel(
+  cloud: PointChunk,
+  isGround: Uint8Array,
+  cell: number,
+  context: StepContext = {},
+  bounds?: { minX: number; minY: number; maxX: number; maxY: number },
+  workers?: number,
+): Promise<{ hag: Float32Array; model: GroundModel }> {
+  const model = await groundModelParallel(cloud, isGround, cell, HAG_RINGS, bounds, workers);
+  return { hag: heightsOver(cloud, model, context), model };
+}
+
+/**
+ * Rings of cells the HAG's ground model fills: points lie within a few cells
+ * of the ground hull, farther cells are empty bounding box.
+ */
+const HAG_RINGS = 64;
+
+/** Every point's height over the model. */
+function heightsOver(cloud: PointChunk, model: GroundModel, context: StepContext): Float32Array {
   const hag = new Float32Array(cloud.count);
   for (let i = 0; i < cloud.count; i++) {
     hag[i] = cloud.z[i]! - groundAt(model, cloud.x[i]!, cloud.y[i]!);
   }
   context.progress?.(1, 'hag');
-  return { hag, model };
+  return hag;
 }

@@ -61,6 +61,7 @@ export function rasterizeTin(
   const tri = delaunay.triangles;
   const { width, height, data } = raster;
   const maxEdge2 = (maxEdge / res) ** 2;
+  const cells = new Int32Array(4);
   for (let t = 0; t < tri.length; t += 3) {
     const i0 = tri[t]!;
     const i1 = tri[t + 1]!;
@@ -77,49 +78,97 @@ export function rasterizeTin(
       const e2 = (x0 - x2) ** 2 + (y0 - y2) ** 2;
       if (e0 > maxEdge2 || e1 > maxEdge2 || e2 > maxEdge2) continue;
     }
-    const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
-    if (det === 0) continue;
-    // Cells whose centre (c + 0.5, r + 0.5) may fall inside the triangle.
-    const xLo = x0 < x1 ? (x0 < x2 ? x0 : x2) : x1 < x2 ? x1 : x2;
-    const xHi = x0 > x1 ? (x0 > x2 ? x0 : x2) : x1 > x2 ? x1 : x2;
-    let cMin = Math.ceil(xLo - 0.5);
-    let cMax = Math.floor(xHi - 0.5);
-    if (cMin < 0) cMin = 0;
-    if (cMax > width - 1) cMax = width - 1;
-    if (cMin > cMax) continue;
-    const yLo = y0 < y1 ? (y0 < y2 ? y0 : y2) : y1 < y2 ? y1 : y2;
-    const yHi = y0 > y1 ? (y0 > y2 ? y0 : y2) : y1 > y2 ? y1 : y2;
-    let rMin = Math.ceil(yLo - 0.5);
-    let rMax = Math.floor(yHi - 0.5);
-    if (rMin < 0) rMin = 0;
-    if (rMax > height - 1) rMax = height - 1;
-    if (rMin > rMax) continue;
-    const z0 = zs[i0]!;
-    const z1 = zs[i1]!;
-    const z2 = zs[i2]!;
-    const inv = 1 / det;
-    // The barycentric weights' factors, the same products as written out in full.
-    const a0 = y1 - y2;
-    const b0 = x2 - x1;
-    const a1 = y2 - y0;
-    const b1 = x0 - x2;
-    const eps = -1e-9;
-    for (let r = rMin; r <= rMax; r++) {
-      const dy = r + 0.5 - y2;
-      const row = r * width;
-      for (let c = cMin; c <= cMax; c++) {
-        const dx = c + 0.5 - x2;
-        const l0 = (a0 * dx + b0 * dy) * inv;
-        if (l0 < eps) continue;
-        const l1 = (a1 * dx + b1 * dy) * inv;
-        if (l1 < eps) continue;
-        const l2 = 1 - l0 - l1;
-        if (l2 < eps) continue;
-        data[row + c] = l0 * z0 + l1 * z1 + l2 * z2;
-      }
-    }
+    if (!triangleCells(x0, y0, x1, y1, x2, y2, width, 0, height - 1, cells)) continue;
+    drawTriangle(x0, y0, zs[i0]!, x1, y1, zs[i1]!, x2, y2, zs[i2]!, cells, data, width, 0);
   }
   return tri.length / 3;
+}
+
+/**
+ * Cells (column and row ranges, into `cells`) whose centre (c + 0.5, r + 0.5)
+ * may fall inside the triangle, rows kept within [rowLo, rowHi]: false when
+ * none or when the triangle is flat. Coordinates in cell units, rows downwards.
+ */
+export function triangleCells(
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  width: number,
+  rowLo: number,
+  rowHi: number,
+  cells: Int32Array,
+): boolean {
+  const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
+  if (det === 0) return false;
+  const xLo = x0 < x1 ? (x0 < x2 ? x0 : x2) : x1 < x2 ? x1 : x2;
+  const xHi = x0 > x1 ? (x0 > x2 ? x0 : x2) : x1 > x2 ? x1 : x2;
+  let cMin = Math.ceil(xLo - 0.5);
+  let cMax = Math.floor(xHi - 0.5);
+  if (cMin < 0) cMin = 0;
+  if (cMax > width - 1) cMax = width - 1;
+  if (cMin > cMax) return false;
+  const yLo = y0 < y1 ? (y0 < y2 ? y0 : y2) : y1 < y2 ? y1 : y2;
+  const yHi = y0 > y1 ? (y0 > y2 ? y0 : y2) : y1 > y2 ? y1 : y2;
+  let rMin = Math.ceil(yLo - 0.5);
+  let rMax = Math.floor(yHi - 0.5);
+  if (rMin < rowLo) rMin = rowLo;
+  if (rMax > rowHi) rMax = rowHi;
+  if (rMin > rMax) return false;
+  cells[0] = cMin;
+  cells[1] = cMax;
+  cells[2] = rMin;
+  cells[3] = rMax;
+  return true;
+}
+
+/**
+ * Writes, into every cell of `cells` (from {@link triangleCells}) whose centre
+ * lies inside the triangle, the elevation linearly interpolated on it; row r
+ * goes to `data` row r - `rowOffset`.
+ */
+export function drawTriangle(
+  x0: number,
+  y0: number,
+  z0: number,
+  x1: number,
+  y1: number,
+  z1: number,
+  x2: number,
+  y2: number,
+  z2: number,
+  cells: Int32Array,
+  data: Float32Array,
+  width: number,
+  rowOffset: number,
+): void {
+  const det = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
+  const cMin = cells[0]!;
+  const cMax = cells[1]!;
+  const rMax = cells[3]!;
+  const inv = 1 / det;
+  // The barycentric weights' factors, the same products as written out in full.
+  const a0 = y1 - y2;
+  const b0 = x2 - x1;
+  const a1 = y2 - y0;
+  const b1 = x0 - x2;
+  const eps = -1e-9;
+  for (let r = cells[2]!; r <= rMax; r++) {
+    const dy = r + 0.5 - y2;
+    const row = (r - rowOffset) * width;
+    for (let c = cMin; c <= cMax; c++) {
+      const dx = c + 0.5 - x2;
+      const l0 = (a0 * dx + b0 * dy) * inv;
+      if (l0 < eps) continue;
+      const l1 = (a1 * dx + b1 * dy) * inv;
+      if (l1 < eps) continue;
+      const l2 = 1 - l0 - l1;
+      if (l2 < eps) continue;
+      data[row + c] = l0 * z0 + l1 * z1 + l2 * z2;
+    }
+  }
 }
 
 /**
