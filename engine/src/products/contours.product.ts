@@ -96,9 +96,37 @@ function edgeId(side: number, r: number, c: number, W: number): number {
   return 2 * (r * W + c + 1) + 1;
 }
 
-/** Appends the interpolated crossing point of level `L` on a side of quad (r, c). */
+/**
+ * The segments of one level: their ends' grid edges and coordinates, in typed
+ * arrays grown by doubling (not arrays of numbers grown a push at a time,
+ * copied by each young-generation collection).
+ */
+class SegmentList {
+  edges = new Int32Array(64);
+  coords = new Float64Array(128);
+  /** Segment ends so far. */
+  ends = 0;
+
+  /** Adds an end: its grid edge and point. */
+  end(edge: number, x: number, y: number): void {
+    if (this.ends === this.edges.length) {
+      const edges = new Int32Array(2 * this.ends);
+      edges.set(this.edges);
+      this.edges = edges;
+      const coords = new Float64Array(4 * this.ends);
+      coords.set(this.coords);
+      this.coords = coords;
+    }
+    this.edges[this.ends] = edge;
+    this.coords[2 * this.ends] = x;
+    this.coords[2 * this.ends + 1] = y;
+    this.ends++;
+  }
+}
+
+/** Adds the end of a segment on a side of quad (r, c): its grid edge and the interpolated crossing point of level `L`. */
 function pushCrossing(
-  out: number[],
+  out: SegmentList,
   side: number,
   L: number,
   tl: number,
@@ -107,22 +135,24 @@ function pushCrossing(
   bl: number,
   r: number,
   c: number,
+  W: number,
   x0: number,
   y0: number,
   res: number,
 ): void {
+  const edge = edgeId(side, r, c, W);
   if (side === TOP) {
     const t = (L - tl) / (tr - tl);
-    out.push(x0 + (c + t) * res, y0 - r * res);
+    out.end(edge, x0 + (c + t) * res, y0 - r * res);
   } else if (side === BOTTOM) {
     const t = (L - bl) / (br - bl);
-    out.push(x0 + (c + t) * res, y0 - (r + 1) * res);
+    out.end(edge, x0 + (c + t) * res, y0 - (r + 1) * res);
   } else if (side === LEFT) {
     const t = (L - tl) / (bl - tl);
-    out.push(x0 + c * res, y0 - (r + t) * res);
+    out.end(edge, x0 + c * res, y0 - (r + t) * res);
   } else {
     const t = (L - tr) / (br - tr);
-    out.push(x0 + (c + 1) * res, y0 - (r + t) * res);
+    out.end(edge, x0 + (c + 1) * res, y0 - (r + t) * res);
   }
 }
 
@@ -145,8 +175,7 @@ function traceLevels(dtm: Raster, levels: Level[], context: StepContext): Contou
   };
   const { width: W, height: H, data, nodata, resolution: res } = dtm;
   // Per level: segment endpoints as edge ids and coordinates.
-  const segEdges: number[][] = levels.map(() => []);
-  const segCoords: number[][] = levels.map(() => []);
+  const segments = levels.map(() => new SegmentList());
   const x0 = dtm.originX + res / 2;
   const y0 = dtm.originY - res / 2;
   for (let r = 0; r < H - 1; r++) {
@@ -217,22 +246,20 @@ function traceLevels(dtm: Raster, levels: Level[], context: StepContext): Contou
             }
           }
         }
-        const edges = segEdges[li]!;
-        const coords = segCoords[li]!;
-        edges.push(edgeId(a, r, c, W), edgeId(b, r, c, W));
-        pushCrossing(coords, a, L, tl, tr, br, bl, r, c, x0, y0, res);
-        pushCrossing(coords, b, L, tl, tr, br, bl, r, c, x0, y0, res);
+        const list = segments[li]!;
+        pushCrossing(list, a, L, tl, tr, br, bl, r, c, W, x0, y0, res);
+        pushCrossing(list, b, L, tl, tr, br, bl, r, c, W, x0, y0, res);
         if (a2 >= 0) {
-          edges.push(edgeId(a2, r, c, W), edgeId(b2, r, c, W));
-          pushCrossing(coords, a2, L, tl, tr, br, bl, r, c, x0, y0, res);
-          pushCrossing(coords, b2, L, tl, tr, br, bl, r, c, x0, y0, res);
+          pushCrossing(list, a2, L, tl, tr, br, bl, r, c, W, x0, y0, res);
+          pushCrossing(list, b2, L, tl, tr, br, bl, r, c, W, x0, y0, res);
         }
       }
     }
   }
   const lines: ContourLine[] = [];
   levels.forEach((level, li) => {
-    for (const line of chain(segEdges[li]!, segCoords[li]!)) {
+    const { edges, coords, ends } = segments[li]!;
+    for (const line of chain(edges.subarray(0, ends), coords.subarray(0, 2 * ends))) {
       lines.push({ elevation: level.value, kind: level.kind, coordinates: line.coords, closed: line.closed });
     }
   });
@@ -269,8 +296,16 @@ export function chain(
   }
   const used = new Uint8Array(n);
   const out: { coords: Float64Array; closed: boolean }[] = [];
-  /** Walks from end `j` (entered through its edge) along unused segments; pushes points; returns the last edge reached. */
-  const walk = (j: number, push: (x: number, y: number) => void): number => {
+  /**
+   * Points of the line being joined, walking forward (x, y) and backward (y, x: reversed at the end), in
+   * scratch arrays grown as needed (no array per line).
+   */
+  let forward = new Float64Array(1024);
+  let backward = new Float64Array(1024);
+  let forwardLength = 0;
+  let backwardLength = 0;
+  /** Walks from end `j` (entered through its edge) along unused segments; adds points; returns the last edge reached. */
+  const walk = (j: number, ahead: boolean): number => {
     let edge = edges[j]!;
     for (;;) {
       const t2 = partner[j]!;
@@ -280,7 +315,17 @@ export function chain(
       used[t] = 1;
       // Entered through end t2: leave through the segment's other end.
       const leave = t2 ^ 1;
-      push(coords[2 * leave]!, coords[2 * leave + 1]!);
+      const x = coords[2 * leave]!;
+      const y = coords[2 * leave + 1]!;
+      if (ahead) {
+        if (forwardLength + 2 > forward.length) forward = grown(forward);
+        forward[forwardLength++] = x;
+        forward[forwardLength++] = y;
+      } else {
+        if (backwardLength + 2 > backward.length) backward = grown(backward);
+        backward[backwardLength++] = y;
+        backward[backwardLength++] = x;
+      }
       edge = edges[leave]!;
       j = leave;
     }
@@ -290,24 +335,26 @@ export function chain(
     if (used[s0]) continue;
     used[s0] = 1;
     // Walk forward from the segment's second end, then backward from its first.
-    const forward: number[] = [coords[4 * s0]!, coords[4 * s0 + 1]!, coords[4 * s0 + 2]!, coords[4 * s0 + 3]!];
-    const last = walk(2 * s0 + 1, (x, y) => {
-      forward.push(x, y);
-    });
+    for (let k = 0; k < 4; k++) forward[k] = coords[4 * s0 + k]!;
+    forwardLength = 4;
+    backwardLength = 0;
+    const last = walk(2 * s0 + 1, true);
     const closed = last === edges[2 * s0]!;
-    const backward: number[] = [];
-    if (!closed) {
-      walk(2 * s0, (x, y) => {
-        backward.push(y, x);
-      });
-    }
+    if (!closed) walk(2 * s0, false);
     // A ring's walk ends on its first point, so it is already closed.
-    const all = new Float64Array(backward.length + forward.length);
-    for (let i = 0; i < backward.length; i++) all[i] = backward[backward.length - 1 - i]!;
-    all.set(forward, backward.length);
+    const all = new Float64Array(backwardLength + forwardLength);
+    for (let i = 0; i < backwardLength; i++) all[i] = backward[backwardLength - 1 - i]!;
+    all.set(forward.subarray(0, forwardLength), backwardLength);
     out.push({ coords: all, closed });
   }
   return out;
+}
+
+/** A copy of `a` twice as long. */
+function grown(a: Float64Array): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(2 * a.length);
+  b.set(a);
+  return b;
 }
 
 /** Chaikin corner cutting; open lines keep their end points, rings stay closed. */
@@ -378,13 +425,19 @@ function segmentsCross(
 /** Segment entries above which a bucket cell is split into sub-cells before comparing pairs. */
 const DENSE_CELL = 32;
 
+/** Rows of bucket cells whose segments are gathered and compared together (a band's segments stay in cache). */
+const BAND_ROWS = 8;
+
 /**
  * Finds pairs of different lines whose current geometry crosses (segments
  * bucketed on a grid of `cell`) and puts the raw, never-crossing geometry
- * back on both, until no crossing is left (at most 8 rounds). Exported for its test.
+ * back on both, until no crossing is left (at most 8 rounds). The grid is
+ * taken in bands of {@link BAND_ROWS} rows: the segments of a band are first
+ * copied side by side (line by line, as they lie in memory), then bucketed in
+ * its cells and compared there. Exported for its test.
  */
 export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: number): void {
-  // Buckets as one grid over every vertex (raw and smoothed), counted then filled (typed arrays, no per-cell objects).
+  // Buckets as one grid over every vertex (raw and smoothed).
   let minX = Number.POSITIVE_INFINITY;
   let minY = Number.POSITIVE_INFINITY;
   let maxX = Number.NEGATIVE_INFINITY;
@@ -405,154 +458,195 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
   const r0 = Math.floor(minY / cell);
   const cols = Math.floor(maxX / cell) - c0 + 1;
   const rows = Math.floor(maxY / cell) - r0 + 1;
-  const cellCount = cols * rows;
+  const bands = Math.ceil(rows / BAND_ROWS);
+  const bandCells = BAND_ROWS * cols;
   const n = lines.length;
   /** Lines whose geometry changed in the last round (every line before the first). */
   const changed = new Uint8Array(n).fill(1);
   /** Per line in this round: its coordinates, and 1 when they are the raw ones. */
   const coordsOf: Float64Array[] = new Array(n);
   const isRaw = new Uint8Array(n);
+  /**
+   * The segments of the band being tested: end points (4 per entry), least and greatest x, least and
+   * greatest y, line, flags (1: changed, 2: raw), and the columns and rows (of the band) of the cells it covers.
+   */
+  let entryXY = new Float64Array(0);
+  let entryBox = new Float64Array(0);
+  let entryLine = new Int32Array(0);
+  let entryFlags = new Uint8Array(0);
+  let entryCells = new Int32Array(0);
+  /** The band's cells: their entries, cell by cell (counted, then filled). */
+  const cellStart = new Int32Array(bandCells + 1);
+  const cellFill = new Int32Array(bandCells);
+  let cellEntry = new Int32Array(0);
   /** Scratch of the dense cells, grown as needed. */
   let range = new Int32Array(0);
   let subStart = new Int32Array(0);
   let subFill = new Int32Array(0);
   let subEntry = new Int32Array(0);
-  /** The entries of the cell being tested: end points (4 per entry), line, flags (1: changed, 2: raw). */
-  let scratchXY = new Float64Array(0);
-  let scratchLine = new Int32Array(0);
-  let scratchFlags = new Uint8Array(0);
-  /** Per scratch entry: least and greatest x, least and greatest y. */
-  let scratchBox = new Float64Array(0);
-  /** Scratch entries of a cell, sorted by {@link sweep}. */
-  let order = new Int32Array(0);
   for (let round = 0; round < 8; round++) {
     for (let li = 0; li < n; li++) {
       coordsOf[li] = lines[li]!.coordinates;
       isRaw[li] = lines[li] === raw[li] ? 1 : 0;
     }
-    // Every grid cell each segment's box covers, in line and segment order: counted, then filled.
-    const start = new Int32Array(cellCount + 1);
+    // Every band each segment's rows cover, in line and segment order: counted, then filled. The row of
+    // the least y is the least row of the two ends (the row of a coordinate is monotonic in it).
+    const bandStart = new Int32Array(bands + 1);
     for (let li = 0; li < n; li++) {
       const c = coordsOf[li]!;
+      if (c.length < 4) continue;
+      let rowA = Math.floor(c[1]! / cell) - r0;
       for (let s = 0; s + 3 < c.length; s += 2) {
-        const minC = Math.floor(Math.min(c[s]!, c[s + 2]!) / cell) - c0;
-        const maxC = Math.floor(Math.max(c[s]!, c[s + 2]!) / cell) - c0;
-        const minR = Math.floor(Math.min(c[s + 1]!, c[s + 3]!) / cell) - r0;
-        const maxR = Math.floor(Math.max(c[s + 1]!, c[s + 3]!) / cell) - r0;
-        for (let bx = minC; bx <= maxC; bx++) {
-          for (let by = minR; by <= maxR; by++) start[by * cols + bx + 1]!++;
-        }
+        const rowB = Math.floor(c[s + 3]! / cell) - r0;
+        const last = (Math.max(rowA, rowB) / BAND_ROWS) | 0;
+        for (let b = (Math.min(rowA, rowB) / BAND_ROWS) | 0; b <= last; b++) bandStart[b + 1]!++;
+        rowA = rowB;
       }
     }
-    for (let k = 0; k < cellCount; k++) start[k + 1]! += start[k]!;
-    const fill = start.slice(0, cellCount);
-    const entryLine = new Int32Array(start[cellCount]!);
-    const entrySegment = new Int32Array(start[cellCount]!);
+    for (let b = 0; b < bands; b++) bandStart[b + 1]! += bandStart[b]!;
+    const bandFill = bandStart.slice(0, bands);
+    const segmentLine = new Int32Array(bandStart[bands]!);
+    const segmentAt = new Int32Array(bandStart[bands]!);
     for (let li = 0; li < n; li++) {
       const c = coordsOf[li]!;
+      if (c.length < 4) continue;
+      let rowA = Math.floor(c[1]! / cell) - r0;
       for (let s = 0; s + 3 < c.length; s += 2) {
-        const minC = Math.floor(Math.min(c[s]!, c[s + 2]!) / cell) - c0;
-        const maxC = Math.floor(Math.max(c[s]!, c[s + 2]!) / cell) - c0;
-        const minR = Math.floor(Math.min(c[s + 1]!, c[s + 3]!) / cell) - r0;
-        const maxR = Math.floor(Math.max(c[s + 1]!, c[s + 3]!) / cell) - r0;
-        for (let bx = minC; bx <= maxC; bx++) {
-          for (let by = minR; by <= maxR; by++) {
-            const at = fill[by * cols + bx]!++;
-            entryLine[at] = li;
-            entrySegment[at] = s;
-          }
+        const rowB = Math.floor(c[s + 3]! / cell) - r0;
+        const last = (Math.max(rowA, rowB) / BAND_ROWS) | 0;
+        for (let b = (Math.min(rowA, rowB) / BAND_ROWS) | 0; b <= last; b++) {
+          const at = bandFill[b]!++;
+          segmentLine[at] = li;
+          segmentAt[at] = s;
         }
+        rowA = rowB;
       }
     }
     const revert = new Set<number>();
-    /** Copies entries begin..end-1 into the scratch (end points, line, flags) so pairs are tested from there. */
-    const gather = (begin: number, end: number) => {
-      const m = end - begin;
-      if (scratchLine.length < m) {
-        scratchXY = new Float64Array(8 * m);
-        scratchBox = new Float64Array(8 * m);
-        order = new Int32Array(2 * m);
-        scratchLine = new Int32Array(2 * m);
-        scratchFlags = new Uint8Array(2 * m);
+    for (let b = 0; b < bands; b++) {
+      const begin = bandStart[b]!;
+      const m = bandStart[b + 1]! - begin;
+      if (m < 2) continue;
+      if (entryLine.length < m) {
+        entryXY = new Float64Array(8 * m);
+        entryBox = new Float64Array(8 * m);
+        entryLine = new Int32Array(2 * m);
+        entryFlags = new Uint8Array(2 * m);
+        entryCells = new Int32Array(8 * m);
       }
+      const rowBase = b * BAND_ROWS;
+      cellStart.fill(0);
+      let covered = 0;
       for (let i = 0; i < m; i++) {
-        const li = entryLine[begin + i]!;
+        const li = segmentLine[begin + i]!;
         const c = coordsOf[li]!;
-        const sg = entrySegment[begin + i]!;
-        scratchXY[4 * i] = c[sg]!;
-        scratchXY[4 * i + 1] = c[sg + 1]!;
-        scratchXY[4 * i + 2] = c[sg + 2]!;
-        scratchXY[4 * i + 3] = c[sg + 3]!;
-        scratchBox[4 * i] = Math.min(scratchXY[4 * i]!, scratchXY[4 * i + 2]!);
-        scratchBox[4 * i + 1] = Math.max(scratchXY[4 * i]!, scratchXY[4 * i + 2]!);
-        scratchBox[4 * i + 2] = Math.min(scratchXY[4 * i + 1]!, scratchXY[4 * i + 3]!);
-        scratchBox[4 * i + 3] = Math.max(scratchXY[4 * i + 1]!, scratchXY[4 * i + 3]!);
-        scratchLine[i] = li;
-        scratchFlags[i] = changed[li]! | (isRaw[li]! << 1);
+        const s = segmentAt[begin + i]!;
+        const x1 = c[s]!;
+        const y1 = c[s + 1]!;
+        const x2 = c[s + 2]!;
+        const y2 = c[s + 3]!;
+        entryXY[4 * i] = x1;
+        entryXY[4 * i + 1] = y1;
+        entryXY[4 * i + 2] = x2;
+        entryXY[4 * i + 3] = y2;
+        const boxMinX = Math.min(x1, x2);
+        const boxMaxX = Math.max(x1, x2);
+        const boxMinY = Math.min(y1, y2);
+        const boxMaxY = Math.max(y1, y2);
+        entryBox[4 * i] = boxMinX;
+        entryBox[4 * i + 1] = boxMaxX;
+        entryBox[4 * i + 2] = boxMinY;
+        entryBox[4 * i + 3] = boxMaxY;
+        entryLine[i] = li;
+        entryFlags[i] = changed[li]! | (isRaw[li]! << 1);
+        const minC = Math.floor(boxMinX / cell) - c0;
+        const maxC = Math.floor(boxMaxX / cell) - c0;
+        const minR = Math.max(0, Math.floor(boxMinY / cell) - r0 - rowBase);
+        const maxR = Math.min(BAND_ROWS - 1, Math.floor(boxMaxY / cell) - r0 - rowBase);
+        entryCells[4 * i] = minC;
+        entryCells[4 * i + 1] = maxC;
+        entryCells[4 * i + 2] = minR;
+        entryCells[4 * i + 3] = maxR;
+        for (let by = minR; by <= maxR; by++) {
+          for (let bx = minC; bx <= maxC; bx++) cellStart[by * cols + bx + 1]!++;
+        }
+        covered += (maxC - minC + 1) * (maxR - minR + 1);
       }
-    };
-    for (let k = 0; k < cellCount; k++) {
-      const begin = start[k]!;
-      const end = start[k + 1]!;
-      if (end - begin < 2) continue;
-      gather(begin, end);
-      if (end - begin > DENSE_CELL) {
-        denseCell(k, end - begin);
-        continue;
+      for (let k = 0; k < bandCells; k++) cellStart[k + 1]! += cellStart[k]!;
+      cellFill.set(cellStart.subarray(0, bandCells));
+      if (cellEntry.length < covered) cellEntry = new Int32Array(2 * covered);
+      for (let i = 0; i < m; i++) {
+        for (let by = entryCells[4 * i + 2]!; by <= entryCells[4 * i + 3]!; by++) {
+          for (let bx = entryCells[4 * i]!; bx <= entryCells[4 * i + 1]!; bx++) {
+            cellEntry[cellFill[by * cols + bx]!++] = i;
+          }
+        }
       }
-      for (let i = 0; i < end - begin; i++) order[i] = i;
-      sweep(order, 0, end - begin);
+      for (let k = 0; k < bandCells; k++) {
+        const from = cellStart[k]!;
+        const to = cellStart[k + 1]!;
+        // A cell's entries are in line order: the first and the last of one line are a cell of that line alone.
+        if (to - from < 2 || entryLine[cellEntry[from]!] === entryLine[cellEntry[to - 1]!]) continue;
+        if (to - from > DENSE_CELL) denseCell(k, rowBase, from, to);
+        else sweep(cellEntry, from, to);
+      }
     }
     /**
-     * Scratch entries list[from..to) (sorted there in order of their least x)
-     * compared with each other: each only with the next ones whose least x is
-     * at most its greatest x and whose y range meets its own (segments with
-     * disjoint boxes cannot cross, as segments in different cells are never compared).
+     * Entries list[from..to) of the band compared with each other, swept along
+     * x or y, the axis along which their boxes are the shortest in total (fewer
+     * pairs to look at): sorted there in order of their least coordinate on
+     * that axis, each is compared only with the next ones whose least
+     * coordinate is at most its greatest and whose range on the other axis
+     * meets its own (segments with disjoint boxes cannot cross, and segments
+     * whose boxes meet share a cell). The test of a pair is the same either way
+     * round ({@link segmentsCross} computes the same four products).
      */
     function sweep(list: Int32Array, from: number, to: number): void {
+      // The band's arrays as constants here (not reloaded from the closure at each step of the loops).
+      const box = entryBox;
+      const xy = entryXY;
+      const lineOf = entryLine;
+      const flags = entryFlags;
+      let spanX = 0;
+      let spanY = 0;
+      for (let i = from; i < to; i++) {
+        const e = 4 * list[i]!;
+        spanX += box[e + 1]! - box[e]!;
+        spanY += box[e + 3]! - box[e + 2]!;
+      }
+      // Offsets in a box of the least coordinate on the sweep axis (`along`) and on the other one (`across`).
+      const along = spanY < spanX ? 2 : 0;
+      const across = 2 - along;
       for (let i = from + 1; i < to; i++) {
         const e = list[i]!;
-        const x = scratchBox[4 * e]!;
+        const v = box[4 * e + along]!;
         let j = i;
-        for (; j > from && scratchBox[4 * list[j - 1]!]! > x; j--) list[j] = list[j - 1]!;
+        for (; j > from && box[4 * list[j - 1]! + along]! > v; j--) list[j] = list[j - 1]!;
         list[j] = e;
       }
       for (let ai = from; ai + 1 < to; ai++) {
         const a = list[ai]!;
-        const la = scratchLine[a]!;
-        const flagsA = scratchFlags[a]!;
-        const x1 = scratchXY[4 * a]!;
-        const y1 = scratchXY[4 * a + 1]!;
-        const x2 = scratchXY[4 * a + 2]!;
-        const y2 = scratchXY[4 * a + 3]!;
-        const maxXA = scratchBox[4 * a + 1]!;
-        const minYA = scratchBox[4 * a + 2]!;
-        const maxYA = scratchBox[4 * a + 3]!;
+        const la = lineOf[a]!;
+        const flagsA = flags[a]!;
+        const x1 = xy[4 * a]!;
+        const y1 = xy[4 * a + 1]!;
+        const x2 = xy[4 * a + 2]!;
+        const y2 = xy[4 * a + 3]!;
+        const maxAlong = box[4 * a + along + 1]!;
+        const minAcross = box[4 * a + across]!;
+        const maxAcross = box[4 * a + across + 1]!;
         const dx = x2 - x1;
         const dy = y2 - y1;
         for (let bi = ai + 1; bi < to; bi++) {
           const b = list[bi]!;
-          if (scratchBox[4 * b]! > maxXA) break;
-          const lb = scratchLine[b]!;
+          if (box[4 * b + along]! > maxAlong) break;
+          const lb = lineOf[b]!;
           if (lb === la) continue;
-          const flagsB = scratchFlags[b]!;
+          const flagsB = flags[b]!;
           if (!((flagsA | flagsB) & 1) || flagsA & flagsB & 2) continue;
-          if (scratchBox[4 * b + 2]! > maxYA || scratchBox[4 * b + 3]! < minYA) continue;
+          if (box[4 * b + across]! > maxAcross || box[4 * b + across + 1]! < minAcross) continue;
           const at = 4 * b;
-          if (
-            segmentsCross(
-              x1,
-              y1,
-              x2,
-              y2,
-              dx,
-              dy,
-              scratchXY[at]!,
-              scratchXY[at + 1]!,
-              scratchXY[at + 2]!,
-              scratchXY[at + 3]!,
-            )
-          ) {
+          if (segmentsCross(x1, y1, x2, y2, dx, dy, xy[at]!, xy[at + 1]!, xy[at + 2]!, xy[at + 3]!)) {
             revert.add(la);
             revert.add(lb);
           }
@@ -560,16 +654,17 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
       }
     }
     /**
-     * A cell crossed by many lines (a steep slope), its `m` entries in the
-     * scratch: they are bucketed again on a finer grid of s × s sub-cells, so
-     * only segments sharing a sub-cell are compared. Two crossing segments both
-     * cover the sub-cell of their crossing point (the sub-cell of a coordinate
-     * is monotonic in it).
+     * A cell crossed by many lines (a steep slope), cell `k` of the band of
+     * rows from `rowBase`, its entries cellEntry[from..to): they are bucketed
+     * again on a finer grid of s × s sub-cells, so only segments sharing a
+     * sub-cell are compared. Two crossing segments both cover the sub-cell of
+     * their crossing point (the sub-cell of a coordinate is monotonic in it).
      */
-    function denseCell(k: number, m: number): void {
+    function denseCell(k: number, rowBase: number, from: number, to: number): void {
+      const m = to - from;
       const s = Math.min(64, Math.ceil(Math.sqrt(m / 4)));
       const bx = (k % cols) + c0;
-      const by = Math.floor(k / cols) + r0;
+      const by = Math.floor(k / cols) + rowBase + r0;
       const sub = (v: number, base: number) => Math.min(s - 1, Math.max(0, Math.floor((v / cell - base) * s)));
       if (range.length < 4 * m) range = new Int32Array(8 * m);
       if (subStart.length < s * s + 1) {
@@ -578,10 +673,11 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
       } else subStart.fill(0, 0, s * s + 1);
       let total = 0;
       for (let i = 0; i < m; i++) {
-        const minC = sub(scratchBox[4 * i]!, bx);
-        const maxC = sub(scratchBox[4 * i + 1]!, bx);
-        const minR = sub(scratchBox[4 * i + 2]!, by);
-        const maxR = sub(scratchBox[4 * i + 3]!, by);
+        const e = cellEntry[from + i]!;
+        const minC = sub(entryBox[4 * e]!, bx);
+        const maxC = sub(entryBox[4 * e + 1]!, bx);
+        const minR = sub(entryBox[4 * e + 2]!, by);
+        const maxR = sub(entryBox[4 * e + 3]!, by);
         range[4 * i] = minC;
         range[4 * i + 1] = maxC;
         range[4 * i + 2] = minR;
@@ -593,11 +689,19 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
       subFill.set(subStart.subarray(0, s * s));
       if (subEntry.length < total) subEntry = new Int32Array(2 * total);
       for (let i = 0; i < m; i++) {
+        const e = cellEntry[from + i]!;
         for (let x = range[4 * i]!; x <= range[4 * i + 1]!; x++) {
-          for (let y = range[4 * i + 2]!; y <= range[4 * i + 3]!; y++) subEntry[subFill[y * s + x]!++] = i;
+          for (let y = range[4 * i + 2]!; y <= range[4 * i + 3]!; y++) subEntry[subFill[y * s + x]!++] = e;
         }
       }
-      for (let q = 0; q < s * s; q++) sweep(subEntry, subStart[q]!, subStart[q + 1]!);
+      for (let q = 0; q < s * s; q++) {
+        const first = subStart[q]!;
+        const end = subStart[q + 1]!;
+        // In line order there too: a sub-cell of one line is skipped.
+        if (end - first >= 2 && entryLine[subEntry[first]!] !== entryLine[subEntry[end - 1]!]) {
+          sweep(subEntry, first, end);
+        }
+      }
     }
     if (revert.size === 0) return;
     // Only pairs with a line changed in this round can cross in the next: any other pair was tested as it is.

@@ -53,12 +53,33 @@ export function localExtremes(
 ): Array<{ x: number; y: number; z: number; kind: 'high' | 'low' }> {
   const { width: W, height: H, data, nodata } = dtm;
   const out: Array<{ x: number; y: number; z: number; kind: 'high' | 'low' }> = [];
+  // The window's cells (offsets from its centre), nearest first: a 3×3 extreme that is none over the window
+  // mostly meets a higher (lower) cell close by. Which cells stand out does not depend on the order.
+  const cells: Array<{ offset: number; d2: number }> = [];
+  for (let dr = -radius; dr <= radius; dr++) {
+    for (let dc = -radius; dc <= radius; dc++) {
+      const d2 = dr * dr + dc * dc;
+      if (d2 <= radius * radius && d2 > 0) cells.push({ offset: dr * W + dc, d2 });
+    }
+  }
+  const disk = Int32Array.from(
+    cells.sort((a, b) => a.d2 - b.d2),
+    (cell) => cell.offset,
+  );
   for (let r = radius; r < H - radius && out.length < limit; r += 1) {
     for (let c = radius; c < W - radius && out.length < limit; c += 1) {
-      const v = data[r * W + c]!;
+      const i = r * W + c;
+      const v = data[i]!;
       if (v === nodata) continue;
-      // Only a 3×3 extreme can be one over the whole window.
-      // Stops at the first neighbour above and one below (most cells: a slope).
+      // Only a 3×3 extreme can be one over the whole window. Most cells lie on a slope: a neighbour above
+      // and one below, most often found among the left and right ones, else the upper and lower ones.
+      const west = data[i - 1]!;
+      const east = data[i + 1]!;
+      if ((west > v && east < v) || (west < v && east > v)) continue;
+      const north = data[i - W]!;
+      const south = data[i + W]!;
+      if ((north > v && south < v) || (north < v && south > v)) continue;
+      // Else the whole 3×3, stopping at the first neighbour above and one below.
       let above = 0;
       let below = 0;
       for (let dr = -1; dr <= 1 && !(above && below); dr++) {
@@ -75,21 +96,18 @@ export function localExtremes(
       let isLow = below === 0;
       let lo = v;
       let hi = v;
-      for (let dr = -radius; dr <= radius && (isHigh || isLow); dr++) {
-        for (let dc = -radius; dc <= radius; dc++) {
-          if (dr * dr + dc * dc > radius * radius || (dr === 0 && dc === 0)) continue;
-          const u = data[(r + dr) * W + c + dc]!;
-          if (u === nodata) {
-            isHigh = false;
-            isLow = false;
-            break;
-          }
-          if (u >= v) isHigh = false;
-          if (u <= v) isLow = false;
-          if (!isHigh && !isLow) break;
-          if (u < lo) lo = u;
-          if (u > hi) hi = u;
+      for (let k = 0; k < disk.length; k++) {
+        const u = data[i + disk[k]!]!;
+        if (u === nodata) {
+          isHigh = false;
+          isLow = false;
+          break;
         }
+        if (u >= v) isHigh = false;
+        if (u <= v) isLow = false;
+        if (!isHigh && !isLow) break;
+        if (u < lo) lo = u;
+        if (u > hi) hi = u;
       }
       const x = dtm.originX + (c + 0.5) * dtm.resolution;
       const y = dtm.originY - (r + 0.5) * dtm.resolution;

@@ -182,6 +182,8 @@ async function closeCollection(sink: ByteSink, out: WriteStream, drain: () => Pr
 
 /** Bytes read from the source file at once by {@link copyWgs84Lines}. */
 const COPY_BLOCK = 4 << 20;
+/** Bytes between two copied lines that {@link copyWgs84Lines} reads rather than skips. */
+const COPY_GAP = 64 << 10;
 
 /**
  * Writes a GeoJSON of some of the features {@link writeWgs84Lines} wrote to
@@ -213,13 +215,25 @@ export async function copyWgs84Lines(
     let blockEnd = 0;
     let count = 0;
     sink.text('{"type":"FeatureCollection","features":[\n');
-    for (const li of lines) {
+    const picked = [...lines];
+    for (let p = 0; p < picked.length; p++) {
+      const li = picked[p]!;
       const start = ranges[2 * li]!;
       const end = ranges[2 * li + 1]!;
       if (!(start >= 0)) continue;
       if (start < blockStart || end > blockEnd) {
         if (end - start > block.length) block = Buffer.allocUnsafe(end - start);
-        const { bytesRead } = await input.read(block, 0, block.length, start);
+        // Read from here through the next lines lying close after (their gaps too), at most a block: the
+        // lines of one elevation follow each other, so the bytes of the other lines are not read.
+        let readEnd = end;
+        for (let q = p + 1; q < picked.length; q++) {
+          const nextStart = ranges[2 * picked[q]!]!;
+          const nextEnd = ranges[2 * picked[q]! + 1]!;
+          if (!(nextStart >= 0)) continue;
+          if (nextStart - readEnd > COPY_GAP || nextEnd - start > block.length) break;
+          readEnd = nextEnd;
+        }
+        const { bytesRead } = await input.read(block, 0, readEnd - start, start);
         blockStart = start;
         blockEnd = start + bytesRead;
         if (end > blockEnd) throw new Error(`${source} is shorter than the features it should hold`);
