@@ -48,4 +48,15 @@ describe('MemoryFrontStore', () => {
     await store.put('r/x', 'bye');
     expect((await readAll((await store.get('r/x')).body)).toString()).toBe('bye');
   });
+
+  it('hands over the bytes it holds of a whole object, not of a range', async () => {
+    const store = new MemoryFrontStore(new FsStore(dir), { maxBytes: 10_000 });
+    await store.put('b/x', 'some bytes');
+    const first = await store.get('b/x');
+    expect(first.bytes?.toString()).toBe('some bytes');
+    const hit = await store.get('b/x');
+    expect(hit.bytes).toBe(first.bytes);
+    expect((await readAll(hit.body)).equals(hit.bytes!)).toBe(true);
+    expect((await store.get('b/x', { range: { start: 5 } })).bytes).toBeUndefined();
+  });
 });

@@ -24,10 +24,11 @@ interface Entry {
 
 /**
  * A bounded LRU memory cache in front of another store, sized in bytes. Reads
- * of small objects are served from memory (ranges included); writes and
- * deletes go through and invalidate. Meant for hot tiles in an API process;
- * a second process writing the same store is seen only after eviction, which
- * is fine for immutable tile content.
+ * of small objects are served from memory (ranges included; a whole object's
+ * bytes are handed over too, as `bytes`); writes and deletes go through and
+ * invalidate. Meant for hot tiles in an API process; a second process writing
+ * the same store is seen only after eviction, which is fine for immutable tile
+ * content.
  *
  * @example
  * const store = new MemoryFrontStore(new FsStore(root), { maxBytes: 128 << 20 });
@@ -120,7 +121,7 @@ export class MemoryFrontStore implements ObjectStore {
       const range = resolveRange(options.range, entry.bytes.byteLength);
       return { ...entry.info, body: bufferStream(entry.bytes.subarray(range.start, range.end + 1)), range };
     }
-    return { ...entry.info, body: bufferStream(entry.bytes) };
+    return { ...entry.info, body: bufferStream(entry.bytes), bytes: entry.bytes };
   }
 
   async head(key: string): Promise<ObjectInfo | null> {

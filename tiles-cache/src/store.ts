@@ -35,6 +35,11 @@ export interface GetResult extends ObjectInfo {
   body: Readable;
   /** The inclusive range served, when one was asked. */
   range?: { start: number; end: number };
+  /**
+   * The bytes the body streams, when the store holds them in memory (the memory front): read them here
+   * instead of the body, without a copy; never to be changed (they are the store's).
+   */
+  bytes?: Buffer;
 }
 
 /**
@@ -87,10 +92,10 @@ export function resolveRange(range: ByteRange, size: number): { start: number; e
   return { start, end };
 }
 
-/** Reads a whole stream into one buffer (for small objects and tests). */
+/** Reads a whole stream into one new buffer (for small objects and tests): its chunks are copied once. */
 export async function readAll(stream: AsyncIterable<Uint8Array | string>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const c of stream) parts.push(typeof c === 'string' ? Buffer.from(c) : Buffer.from(c));
+  const parts: Uint8Array[] = [];
+  for await (const c of stream) parts.push(typeof c === 'string' ? Buffer.from(c) : c);
   return Buffer.concat(parts);
 }
 

@@ -107,8 +107,9 @@ async function dropEarlierRuns(deps: AppDeps, col: Collection, run: string): Pro
 
 /**
  * One vector tile of a collection (empty when no feature reaches it) and its
- * entity tag, from the store or made once (concurrent requests for the same
- * tile wait for the one that makes it).
+ * entity tag, from the store (the memory front's bytes themselves, or read
+ * whole) or made once (concurrent requests for the same tile wait for the one
+ * that makes it).
  */
 export async function collectionTile(
   deps: AppDeps,
@@ -119,7 +120,7 @@ export async function collectionTile(
   const key = `${assetRunPrefix(col.row.project_id, col.row.asset_id, run)}${TILE_MATRIX_SET}/${t.z}/${t.x}/${t.y}.mvt`;
   try {
     const got = await deps.storage.tiles.get(key);
-    return { bytes: await readAll(got.body), etag: got.etag };
+    return { bytes: got.bytes ?? (await readAll(got.body)), etag: got.etag };
   } catch (err) {
     if (!(err instanceof ObjectNotFound)) throw err;
   }

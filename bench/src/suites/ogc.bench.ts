@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- ogc [--items N] [--tiles N] [--connections C] [--client autocannon|worker] [--items-only]
- * [--cpu-profile FILE]`: the OGC API
+ * [--tiles-only] [--rounds R] [--cpu-profile FILE]`: the OGC API
  * under a bounded local load, through the real app on a loopback HTTP server
  * (never anything but 127.0.0.1), over a scratch database on BENCH_DATABASE_URL
  * (default: the local PostgreSQL server) holding a synthetic project: a 10 m
@@ -23,6 +23,10 @@
  *    ST_AsMVT query of every tile, C at a time: tiles/s, and its CPU per 1,000 (this process's
  *    pg client, and the backends).
  *
+ * `--tiles-only`: no measured items phases. `--rounds R` (default 1): the reference and the first requests
+ * of the tiles R times in turn, the tiles store emptied before each round: the figures of every round
+ * together, and each round's throughput ratio (one round of 560 tiles is a few seconds: a noisy ratio).
+ *
  * `--cpu-profile FILE`: a V8 CPU profile of this process over the measured items phases (and, without
  * --items-only, the raw reference and the first requests of the vector tiles), written to FILE (Chrome's
  * DevTools or speedscope open it); the sampling costs CPU: compare profiles with profiles only.
@@ -36,6 +40,7 @@ import { Session } from 'node:inspector/promises';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { serve } from '@hono/node-server';
 import { createApp } from '@nuage/api/app.js';
@@ -46,6 +51,7 @@ import { createLogger } from '@nuage/api/log.js';
 import { createAccessTokensService } from '@nuage/api/services/access-tokens.service.js';
 import { openLocalStorage } from '@nuage/api/storage.js';
 import { migrate } from '@nuage/migrations';
+import { assetKey } from '@nuage/tiles-cache';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { loadHttpProcess } from '../http-load.js';
@@ -180,10 +186,22 @@ async function backendCpu(admin: pg.Client, name: string): Promise<Map<number, n
   return out;
 }
 
+/** What held this process's event loop during a phase: its delays (ms) and V8's garbage collection pauses. */
+interface LoopFigures {
+  eventLoopDelayP99Ms: number;
+  eventLoopDelayMaxMs: number;
+  gcPauses: number;
+  gcPauseTotalMs: number;
+  gcPauseMaxMs: number;
+  /** Pauses of full (mark-compact) collections. */
+  gcMajorPauses: number;
+}
+
 /**
  * Runs a load phase and measures the CPU it cost, a figure the other work on a shared machine does not
  * change as much as latency: this process (the API server; the load generator runs in a process of its
- * own) and the database's backends, in CPU seconds per 1,000 requests, with the 1-minute load average.
+ * own) and the database's backends, in CPU seconds per 1,000 requests, with the 1-minute load average;
+ * and what held the server's event loop (its delays, the garbage collector's pauses): the latency tail.
  */
 async function metered<T extends { ms: number[] }>(
   admin: pg.Client,
@@ -192,14 +210,27 @@ async function metered<T extends { ms: number[] }>(
 ): Promise<
   T & {
     cpu: { serverCpuSPer1000: number; serverKernelCpuSPer1000: number; postgresCpuSPer1000: number; loadavg1: number };
+    loop: LoopFigures;
   }
 > {
   const backendsBefore = await backendCpu(admin, name);
   const perf = process.env.BENCH_PERF_CONTROL;
   if (perf) await writeFile(perf, 'enable\n');
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  const pauses: Array<{ ms: number; major: boolean }> = [];
+  const gc = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as { detail?: { kind?: number } }).detail?.kind;
+      pauses.push({ ms: e.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR });
+    }
+  });
+  gc.observe({ entryTypes: ['gc'] });
+  delay.enable();
   const before = process.cpuUsage();
   const result = await phase();
   const used = process.cpuUsage(before);
+  delay.disable();
+  gc.disconnect();
   if (perf) await writeFile(perf, 'disable\n');
   let postgres = 0;
   for (const [pid, s] of await backendCpu(admin, name)) postgres += s - (backendsBefore.get(pid) ?? 0);
@@ -212,6 +243,40 @@ async function metered<T extends { ms: number[] }>(
       serverKernelCpuSPer1000: round((used.system / 1e6) * per1000, 3),
       postgresCpuSPer1000: round(postgres * per1000, 3),
       loadavg1: round(loadavg()[0]!),
+    },
+    loop: {
+      eventLoopDelayP99Ms: round(delay.percentile(99) / 1e6),
+      eventLoopDelayMaxMs: round(delay.max / 1e6),
+      gcPauses: pauses.length,
+      gcPauseTotalMs: round(pauses.reduce((a, p) => a + p.ms, 0)),
+      gcPauseMaxMs: round(Math.max(0, ...pauses.map((p) => p.ms))),
+      gcMajorPauses: pauses.filter((p) => p.major).length,
+    },
+  };
+}
+
+/**
+ * Rounds of a metered phase as one: their latencies together, their wall times added, their CPU figures
+ * averaged, their event loops' worst delays and their collector's pauses added up.
+ */
+function pooled<T extends { ms: number[]; seconds: number; cpu: Record<string, number>; loop: LoopFigures }>(
+  runs: T[],
+): { ms: number[]; seconds: number; cpu: T['cpu']; loop: LoopFigures } {
+  const cpu: Record<string, number> = {};
+  for (const k of Object.keys(runs[0]!.cpu)) cpu[k] = round(runs.reduce((a, r) => a + r.cpu[k]!, 0) / runs.length, 3);
+  const worst = (f: (l: LoopFigures) => number) => Math.max(...runs.map((r) => f(r.loop)));
+  const sum = (f: (l: LoopFigures) => number) => round(runs.reduce((a, r) => a + f(r.loop), 0));
+  return {
+    ms: runs.flatMap((r) => r.ms),
+    seconds: runs.reduce((a, r) => a + r.seconds, 0),
+    cpu: cpu as T['cpu'],
+    loop: {
+      eventLoopDelayP99Ms: worst((l) => l.eventLoopDelayP99Ms),
+      eventLoopDelayMaxMs: worst((l) => l.eventLoopDelayMaxMs),
+      gcPauses: sum((l) => l.gcPauses),
+      gcPauseTotalMs: sum((l) => l.gcPauseTotalMs),
+      gcPauseMaxMs: worst((l) => l.gcPauseMaxMs),
+      gcMajorPauses: sum((l) => l.gcMajorPauses),
     },
   };
 }
@@ -237,6 +302,8 @@ export default {
     const connections = arg('--connections', 50);
     // Items only (no vector tiles): the quicker loop while working on the items pages.
     const itemsOnly = args.includes('--items-only');
+    const tilesOnly = args.includes('--tiles-only');
+    const rounds = Math.max(1, arg('--rounds', 1));
     // The HTTP client: autocannon in a process of its own (default), or fetch loops in a worker thread of this process.
     const client =
       args.includes('--client') && args[args.indexOf('--client') + 1] === 'worker' ? 'worker' : 'autocannon';
@@ -358,36 +425,39 @@ export default {
 
       const rnd = random(42);
       if (profileFile) stopProfile = await startProfile(profileFile);
-      const pages = await metered(admin, name, () =>
-        http(
-          Array.from(
-            { length: itemRequests },
-            () => `${origin}/ogc/collections/${grid}/items?limit=100&offset=${Math.floor(rnd() * (gridCount - 100))}`,
+      const itemPhases = async () => {
+        const pages = await metered(admin, name, () =>
+          http(
+            Array.from(
+              { length: itemRequests },
+              () => `${origin}/ogc/collections/${grid}/items?limit=100&offset=${Math.floor(rnd() * (gridCount - 100))}`,
+            ),
+            connections,
+            headers,
           ),
-          connections,
-          headers,
-        ),
-      );
-      const boxes = await metered(admin, name, () =>
-        http(
-          Array.from({ length: itemRequests }, () => {
-            const w = 138.55 + rnd() * 0.028;
-            const s = -35.05 + rnd() * 0.028;
-            return `${origin}/ogc/collections/${grid}/items?limit=100&bbox=${w},${s},${w + 0.0033},${s + 0.0027}`;
-          }),
-          connections,
-          headers,
-        ),
-      );
+        );
+        const boxes = await metered(admin, name, () =>
+          http(
+            Array.from({ length: itemRequests }, () => {
+              const w = 138.55 + rnd() * 0.028;
+              const s = -35.05 + rnd() * 0.028;
+              return `${origin}/ogc/collections/${grid}/items?limit=100&bbox=${w},${s},${w + 0.0033},${s + 0.0027}`;
+            }),
+            connections,
+            headers,
+          ),
+        );
+        return {
+          randomPagesLimit100: { ...stats(pages.ms, pages.seconds), ...pages.cpu, serverLoop: pages.loop },
+          bboxPagesLimit100: { ...stats(boxes.ms, boxes.seconds), ...boxes.cpu, serverLoop: boxes.loop },
+        };
+      };
+      const items = tilesOnly ? undefined : await itemPhases();
 
       const clientName =
         client === 'worker'
           ? 'fetch loops in a worker thread of the server process'
           : 'autocannon 9 in a separate process (keep-alive connections)';
-      const items = {
-        randomPagesLimit100: { ...stats(pages.ms, pages.seconds), ...pages.cpu },
-        bboxPagesLimit100: { ...stats(boxes.ms, boxes.seconds), ...boxes.cpu },
-      };
       if (itemsOnly) {
         await stopProfile?.();
         stopProfile = null;
@@ -404,33 +474,49 @@ export default {
       // Reference: the raw query, on a pool of the app's size, C at a time.
       // Both metered: the CPU per tile of this process and of the database's backends says what the app adds to
       // the query whatever the machine's load (the throughputs' ratio moves with the other work on it).
-      const raw = await metered(admin, name, () =>
-        load(
-          work.map((w) => async () => {
-            await vectorTile(reference, { assetId: w.asset, z: w.z, x: w.x, y: w.y, layer: 'layer' });
-          }),
-          connections,
-        ),
-      );
-      const cold = await metered(admin, name, () =>
-        http(
-          work.map((w) => `${origin}${tilePath(w)}`),
-          connections,
-          headers,
-          [200, 204],
-        ),
-      );
+      const raws: Array<Awaited<ReturnType<typeof metered<{ ms: number[]; seconds: number }>>>> = [];
+      const colds: typeof raws = [];
+      for (let r = 0; r < rounds; r++) {
+        if (r > 0) for (const a of [grid, lines]) await deps.storage.tiles.deletePrefix(assetKey(project.id, a));
+        raws.push(
+          await metered(admin, name, () =>
+            load(
+              work.map((w) => async () => {
+                await vectorTile(reference, { assetId: w.asset, z: w.z, x: w.x, y: w.y, layer: 'layer' });
+              }),
+              connections,
+            ),
+          ),
+        );
+        colds.push(
+          await metered(admin, name, () =>
+            http(
+              work.map((w) => `${origin}${tilePath(w)}`),
+              connections,
+              headers,
+              [200, 204],
+            ),
+          ),
+        );
+      }
+      const raw = pooled(raws);
+      const cold = pooled(colds);
       await stopProfile?.();
       stopProfile = null;
       const bytes = (await Promise.all(work.slice(0, 50).map((w) => get(tilePath(w), [200, 204])))).reduce(
         (a, b) => a + b,
         0,
       );
-      const warm = await http(
-        Array.from({ length: warmTileRequests }, () => `${origin}${tilePath(work[Math.floor(rnd() * work.length)]!)}`),
-        connections,
-        headers,
-        [200, 204],
+      const warm = await metered(admin, name, () =>
+        http(
+          Array.from(
+            { length: warmTileRequests },
+            () => `${origin}${tilePath(work[Math.floor(rnd() * work.length)]!)}`,
+          ),
+          connections,
+          headers,
+          [200, 204],
+        ),
       );
       const coldStats = stats(cold.ms, cold.seconds);
       const rawStats = stats(raw.ms, raw.seconds);
@@ -440,9 +526,21 @@ export default {
         data: { gridPoints: gridCount, lines: 400, lineVertices: 250, tiles: work.length, bytesOfFirst50Tiles: bytes },
         items,
         vectorTiles: {
-          firstRequestMadeByPostgis: { ...coldStats, ...cold.cpu },
-          servedFromTilesStore: stats(warm.ms, warm.seconds),
+          firstRequestMadeByPostgis: { ...coldStats, ...cold.cpu, serverLoop: cold.loop },
+          servedFromTilesStore: { ...stats(warm.ms, warm.seconds), ...warm.cpu, serverLoop: warm.loop },
           firstRequestVsRawQueryThroughput: round(coldStats.perSecond / rawStats.perSecond),
+          ...(rounds > 1
+            ? {
+                rounds: colds.map((c, r) => ({
+                  throughputRatio: round(c.ms.length / c.seconds / (raws[r]!.ms.length / raws[r]!.seconds)),
+                  serverCpuSPer1000: c.cpu.serverCpuSPer1000,
+                  postgresCpuSPer1000: c.cpu.postgresCpuSPer1000,
+                  rawServerCpuSPer1000: raws[r]!.cpu.serverCpuSPer1000,
+                  rawPostgresCpuSPer1000: raws[r]!.cpu.postgresCpuSPer1000,
+                  loadavg1: c.cpu.loadavg1,
+                })),
+              }
+            : {}),
         },
         reference: { rawStAsMvtQuery: { ...rawStats, ...raw.cpu } },
         machine: { loadavg1: round(loadavg()[0]!) },
