@@ -1,5 +1,6 @@
 import type { PointChunk } from '../core/chunk.js';
-import { findWires, type WireOptions } from './wires.filter.js';
+import { findWires, SHADOW_CELL, type WireOptions } from './wires.filter.js';
+import { type LowestReturns, lowestReturns } from './wires-shadow.js';
 
 /**
  * Lowest height above ground of a wire candidate, metres: given to
@@ -16,12 +17,15 @@ export interface WiresTask {
   hag: Float32Array;
   excluded: Uint8Array;
   options: WireOptions;
+  /** The lowest return of each column of the whole cloud: what `findWires` sees under a wire return. */
+  lowest: LowestReturns;
 }
 
 /**
  * The points of `cloud` that `findWires` tries (neither excluded nor below
  * {@link WIRE_MIN_HEIGHT}), in cloud order, after the cloud's first point
- * (the origin `findWires` measures from; excluded unless a candidate).
+ * (the origin `findWires` measures from; excluded unless a candidate), and
+ * the lowest return of each column of the whole cloud (see `wires-shadow.ts`).
  * `members` maps the task's points back to the cloud.
  */
 export function wireCandidates(
@@ -43,6 +47,7 @@ export function wireCandidates(
     hag: new Float32Array(n),
     excluded: new Uint8Array(n),
     options,
+    lowest: lowestReturns(x, y, z, count, x[0] ?? 0, y[0] ?? 0, SHADOW_CELL / (options.unitToMetre ?? 1)),
   };
   for (let i = 0, k = 0; i < count; i++) {
     if (!take(i)) continue;
@@ -60,5 +65,5 @@ export function wireCandidates(
 /** Runs `findWires` on the candidates of one cloud; returns their classes (0, 14 or 15). */
 export function runWiresTask(task: WiresTask): Uint8Array {
   const chunk: PointChunk = { count: task.x.length, x: task.x, y: task.y, z: task.z };
-  return findWires(chunk, task.hag, task.excluded, task.options).classes;
+  return findWires(chunk, task.hag, task.excluded, task.options, {}, task.lowest).classes;
 }

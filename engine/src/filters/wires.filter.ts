@@ -20,10 +20,13 @@
  * such returns count when they meet a wire found before, or lie on straight
  * stretches in plan view as long as a span (see {@link straightStretches}).
  * On request, beside the wires found, a tube holding some of their returns
- * may cross more clutter (a street tree, a bundle of conductors).
+ * may cross more clutter (a street tree, a bundle of conductors). Last, a
+ * wire return with nothing seen under it is an opaque surface, a roof
+ * scanned in sparse rows, not a wire (see `wires-shadow.ts`).
  */
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
+import { type LowestReturns, lowestReturns, seenBelow } from './wires-shadow.js';
 import { straightStretches } from './wires-straight.js';
 
 /** Options of {@link findWires}; lengths in metres. */
@@ -110,6 +113,16 @@ const STRETCH_TOLERANCE = 0.5;
  * two, and lost over a few metres where they cross a crown; a line crossing a curved edge twice is not a stretch.
  */
 const STRETCH_MAX_GAP = 8;
+
+/** Width, metres, of the columns in which the lowest return is kept for the opacity test (see `wires-shadow.ts`). */
+export const SHADOW_CELL = 0.5;
+
+/**
+ * Reach in plan and least drop, metres, of a return seen under a wire return: under a wire the ground (or a
+ * crown, a car, a roof it crosses) is seen within a metre; under a roof, nothing but near its edges.
+ */
+const SHADOW_REACH = 1;
+const SHADOW_DROP = 0.5;
 
 /** Eigen decomposition of a symmetric 3×3 matrix (Jacobi); eigenvalues descending with their vectors. */
 export function eigenSymmetric3(m: Float64Array): { values: [number, number, number]; vectors: number[][] } {
@@ -918,7 +931,9 @@ function withinReach(
 
 /**
  * Finds wire conductors and towers among the returns high above the ground.
- * `excluded` marks returns that cannot be either (ground, noise).
+ * `excluded` marks returns that cannot be either (ground, noise). `lowest`
+ * holds the lowest return of each column of the whole cloud (built from
+ * `cloud` when absent: give it when `cloud` holds the candidates only).
  *
  * @example
  * const { classes } = findWires(cloud, hag, excluded, { unitToMetre: 1 });
@@ -929,6 +944,7 @@ export function findWires(
   excluded: Uint8Array,
   options: WireOptions = {},
   context: StepContext = {},
+  lowest?: LowestReturns,
 ): WireResult {
   const hu = options.unitToMetre ?? 1;
   const vu = options.verticalUnitToMetre ?? hu;
@@ -1360,6 +1376,18 @@ export function findWires(
     const supported = tubeSupport(cx, cy, cz, skip, index, SUPPORTED_TUBE, { hu, vu }, context, wire);
     for (let k = 0; k < n; k++) if (supported[k]) wire[k] = 1;
   }
+  // 7. Nothing seen under a return: an opaque surface (a roof scanned in sparse rows), not a wire.
+  const opaque = new Uint8Array(n);
+  if (wire.includes(1)) {
+    const table = lowest ?? lowestReturns(x, y, z, count, ox, oy, SHADOW_CELL / hu);
+    for (let k = 0; k < n; k++) {
+      const i = candidates[k]!;
+      if (wire[k] && !seenBelow(table, x[i]!, y[i]!, z[i]!, SHADOW_REACH / hu, SHADOW_DROP / vu)) {
+        wire[k] = 0;
+        opaque[k] = 1;
+      }
+    }
+  }
   let wirePoints = 0;
   let towerPoints = 0;
   for (let k = 0; k < n; k++) {
@@ -1376,6 +1404,11 @@ export function findWires(
     classes,
     wirePoints,
     towerPoints,
-    runs: wireRuns.map((r) => Int32Array.from(r, (k) => candidates[k]!)),
+    runs: wireRuns.map((r) =>
+      Int32Array.from(
+        r.filter((k) => !opaque[k]),
+        (k) => candidates[k]!,
+      ),
+    ),
   };
 }
