@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Cancelled, EngineError, InvalidInput } from '../core/errors.js';
 import { DEFAULT_PROCESSING_OPTIONS } from './options.js';
 import { reviveError, shareTypedArrays } from './product-lanes.js';
-import { type LaneMessage, type LaneTask, runLaneTask, serializeError } from './product-thread.task.js';
+import { serializeError } from './product-thread.task.js';
 import { runProducts } from './run-products.js';
 
 describe('values handed to lane threads', () => {
@@ -67,47 +67,6 @@ describe('values handed to lane threads', () => {
     expect(plain).toBeInstanceOf(Error);
     expect(plain.name).toBe('TypeError');
     expect(plain.message).toBe('x is undefined');
-  });
-});
-
-describe('values a lane thread holds between tasks', () => {
-  const task = (over: Partial<LaneTask>): LaneTask => ({
-    type: 'run',
-    productId: 'grid',
-    input: { path: '/nowhere.las', name: 'nowhere.las' },
-    options: DEFAULT_PROCESSING_OPTIONS,
-    values: {},
-    held: [],
-    keep: false,
-    artifacts: [],
-    language: 'en-US',
-    workDir: tmpdir(),
-    tmpDir: tmpdir(),
-    sourceName: 'nowhere',
-    tilerOptions: {},
-    wantFeatures: false,
-    ...over,
-  });
-  const run = async (t: LaneTask, holding: Map<string, unknown>) => {
-    const messages: LaneMessage[] = [];
-    await runLaneTask(t, (m) => messages.push(m), new AbortController().signal, holding);
-    return messages.at(-1)!;
-  };
-
-  it('keeps the values sent with a task, and refuses to run on a value it does not hold', async () => {
-    const holding = new Map<string, unknown>();
-    const missing = await run(task({ held: ['dtm'] }), holding);
-    expect(missing).toMatchObject({
-      type: 'error',
-      error: { message: expect.stringMatching(/hold the value of dtm/) },
-    });
-    // A value sent along stays for the next task, even when this one fails (here: a DTM that is not one).
-    const sent = { not: 'a raster' };
-    await run(task({ values: { dtm: sent } }), holding);
-    expect(holding.get('dtm')).toBe(sent);
-    const again = await run(task({ held: ['dtm'] }), holding);
-    expect(again.type).toBe('error');
-    expect((again as { error: { message: string } }).error.message).not.toMatch(/hold the value/);
   });
 });
 

@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import * as errors from '../core/errors.js';
 import type { ProductResult } from '../core/product.js';
 import { threadExecArgv } from '../core/worker-bundle.mjs';
-import type { LaneForget, LaneMessage, LaneTask, SerializedError } from './product-thread.task.js';
+import type { LaneMessage, LaneTask, SerializedError } from './product-thread.task.js';
 
 /** Typed arrays at least this large are moved to shared memory before they cross to a lane. */
 const SHARE_BYTES = 1 << 16;
@@ -115,15 +115,7 @@ export class NotTransferable extends Error {
 interface Lane {
   worker: Worker;
   busy: boolean;
-  /** Ids of the values the thread holds (sent to it earlier or made there): not posted to it again. */
-  holds: Set<string>;
 }
-
-/** A product for a lane: the task with every value it reads, and whether the lane keeps the value it makes. */
-export type LaneRequest = Omit<LaneTask, 'type' | 'held' | 'keep'> & {
-  /** Products still to run read this product's value: the lane keeps it for them. */
-  keep: boolean;
-};
 
 /** A fixed number of lane threads, started on first use; {@link close} ends them. */
 export class ProductLanes {
@@ -131,27 +123,16 @@ export class ProductLanes {
 
   constructor(readonly size: number) {}
 
-  /** The free lane that holds most of the values `reads` names (a new one when none is free and there is room). */
-  private lane(reads: readonly string[]): Lane {
-    let best: Lane | null = null;
-    let bestHeld = -1;
-    for (const l of this.lanes) {
-      if (l.busy) continue;
-      let held = 0;
-      for (const id of reads) held += l.holds.has(id) ? 1 : 0;
-      if (held > bestHeld) {
-        best = l;
-        bestHeld = held;
-      }
-    }
-    if (best) return best;
+  private lane(): Lane {
+    const free = this.lanes.find((l) => !l.busy);
+    if (free) return free;
     if (this.lanes.length >= this.size) throw new Error('every lane is busy');
     const worker = new Worker(new URL('./product.worker.mjs', import.meta.url), {
       execArgv: threadExecArgv(),
       // geotiff's web-worker shim takes a thread with no workerData for one of its own and fails; {} is the main thread's.
       workerData: {},
     });
-    const lane: Lane = { worker, busy: false, holds: new Set() };
+    const lane: Lane = { worker, busy: false };
     // A lane that dies (out of memory, a crash in native code) is replaced on next use.
     worker.on('exit', () => {
       const at = this.lanes.indexOf(lane);
@@ -162,31 +143,21 @@ export class ProductLanes {
   }
 
   /**
-   * Runs a product in a free lane (the one already holding most of what it
-   * reads); only the values that lane does not hold cross to it. Rejects with
-   * {@link NotTransferable} when its task cannot be posted, with the product's
-   * own error when it fails.
+   * Runs a product in a free lane; rejects with {@link NotTransferable} when
+   * its task cannot be posted, with the product's own error when it fails.
    */
   run(
-    request: LaneRequest,
+    task: Omit<LaneTask, 'type'>,
     callbacks: LaneCallbacks,
     signal?: AbortSignal,
   ): Promise<{ result: ProductResult; thread: number }> {
-    const ids = Object.keys(request.values);
-    const lane = this.lane(ids);
-    const values: Record<string, unknown> = {};
-    const held: string[] = [];
-    for (const id of ids) {
-      if (lane.holds.has(id)) held.push(id);
-      else values[id] = shareTypedArrays(request.values[id]);
-    }
-    const { keep, ...rest } = request;
+    const lane = this.lane();
+    for (const v of Object.values(task.values)) shareTypedArrays(v);
     try {
-      lane.worker.postMessage({ type: 'run', ...rest, values, held, keep } satisfies LaneTask);
+      lane.worker.postMessage({ type: 'run', ...task } satisfies LaneTask);
     } catch (error) {
       return Promise.reject(new NotTransferable(error));
     }
-    for (const id of Object.keys(values)) lane.holds.add(id);
     lane.busy = true;
     return new Promise<{ result: ProductResult; thread: number }>((resolve, reject) => {
       const onAbort = () => lane.worker.postMessage({ type: 'abort' });
@@ -206,7 +177,6 @@ export class ProductLanes {
           reject(reviveError(m.error));
         } else {
           finish();
-          if (keep) lane.holds.add(request.productId);
           const { features, ...rest } = m.result;
           const result: ProductResult = features
             ? { ...rest, features: () => features as ReturnType<NonNullable<ProductResult['features']>> }
@@ -220,20 +190,12 @@ export class ProductLanes {
       };
       const onExit = (code: number) => {
         finish();
-        reject(new Error(`the product thread ended (exit code ${code}) while ${request.productId} ran`));
+        reject(new Error(`the product thread ended (exit code ${code}) while ${task.productId} ran`));
       };
       lane.worker.on('message', onMessage);
       lane.worker.once('error', onError);
       lane.worker.once('exit', onExit);
     });
-  }
-
-  /** The run no longer needs these values: the lanes holding them let them go. */
-  forget(ids: readonly string[]): void {
-    for (const lane of this.lanes) {
-      const gone = ids.filter((id) => lane.holds.delete(id));
-      if (gone.length > 0) lane.worker.postMessage({ type: 'forget', ids: gone } satisfies LaneForget);
-    }
   }
 
   /** Ends every lane thread. */

@@ -18,12 +18,8 @@ export interface LaneTask {
   productId: string;
   input: ProductContext['input'];
   options: ProcessingOptions;
-  /** Values of the products it needs or uses that have one, but those the thread holds already. */
+  /** Values of the products it needs or uses that have one. */
   values: Record<string, unknown>;
-  /** Ids of the values it reads that the thread holds from earlier tasks (sent then, or made there). */
-  held: string[];
-  /** Keep this product's value in the thread for the products that read it later. */
-  keep: boolean;
   artifacts: ReturnType<ProductContext['artifacts']>;
   language: ProductContext['language'];
   workDir: string;
@@ -32,12 +28,6 @@ export interface LaneTask {
   tilerOptions: Partial<TilerOptions>;
   /** Materialise the features (the caller stores them). */
   wantFeatures: boolean;
-}
-
-/** The values a thread holds that no product left to run reads: it lets them go. */
-export interface LaneForget {
-  type: 'forget';
-  ids: string[];
 }
 
 /** What a thread posts back while and after it runs a product. */
@@ -83,26 +73,12 @@ export function valueReaders(
   };
 }
 
-/**
- * Runs one task; every message goes through `post`. `holding`: the values the
- * thread keeps between tasks (the task's own are added; its product's value
- * too when the task says to keep it). Exported for tests (no thread needed).
- */
-export async function runLaneTask(
-  task: LaneTask,
-  post: (m: LaneMessage) => void,
-  signal: AbortSignal,
-  holding: Map<string, unknown> = new Map(),
-): Promise<void> {
+/** Runs one task; every message goes through `post`. Exported for tests (no thread needed). */
+export async function runLaneTask(task: LaneTask, post: (m: LaneMessage) => void, signal: AbortSignal): Promise<void> {
   try {
-    for (const [id, value] of Object.entries(task.values)) holding.set(id, value);
     const product = PRODUCTS.find((p) => p.id === task.productId);
     if (!product) throw new Error(`no product ${task.productId} in the registry`);
     const values = new Map(Object.entries(task.values));
-    for (const id of task.held) {
-      if (!holding.has(id)) throw new Error(`the thread was to hold the value of ${id}, and does not`);
-      values.set(id, holding.get(id));
-    }
     const result = await product.run({
       input: task.input,
       options: task.options,
@@ -118,7 +94,6 @@ export async function runLaneTask(
       log: (message, data) => post({ type: 'log', message, ...(data ? { data } : {}) }),
     });
     if (signal.aborted) throw new Cancelled();
-    if (task.keep) holding.set(task.productId, result.value ?? true);
     const { features, ...rest } = result;
     post({
       type: 'done',
@@ -130,20 +105,12 @@ export async function runLaneTask(
   }
 }
 
-/**
- * Serves tasks on a port: one at a time; `abort` cancels the running one,
- * `forget` lets held values go.
- */
+/** Serves tasks on a port: one at a time; `abort` cancels the running one. */
 export function serveLane(port: MessagePort): void {
   let controller: AbortController | null = null;
-  const holding = new Map<string, unknown>();
-  port.on('message', (m: LaneTask | LaneForget | { type: 'abort' }) => {
+  port.on('message', (m: LaneTask | { type: 'abort' }) => {
     if (m.type === 'abort') {
       controller?.abort();
-      return;
-    }
-    if (m.type === 'forget') {
-      for (const id of m.ids) holding.delete(id);
       return;
     }
     controller = new AbortController();
@@ -159,7 +126,6 @@ export function serveLane(port: MessagePort): void {
         }
       },
       signal,
-      holding,
     );
   });
 }

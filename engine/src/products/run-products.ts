@@ -273,10 +273,7 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
   const release = (p: ProductDefinition) => {
     for (const id of readsOf(p)) {
       readers.set(id, readers.get(id)! - 1);
-      if (readers.get(id) === 0) {
-        values.delete(id);
-        lanes?.forget([id]);
-      }
+      if (readers.get(id) === 0) values.delete(id);
     }
   };
 
@@ -374,7 +371,6 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
               sourceName: o.sourceName ?? input.name.replace(/\.[^.]*$/, ''),
               tilerOptions: o.tilerOptions ?? {},
               wantFeatures: Boolean(o.hooks?.finished),
-              keep: (readers.get(product.id) ?? 0) > 0,
             },
             { progress, log: productLog },
             o.signal,
