@@ -168,7 +168,7 @@ describe('growRoofs', () => {
  * pulses of many on the roof's edge at its height: (10.5, 8) by the crown
  * (3 of 14 with two heights, 0.21) and (5, -0.5) away from it (1 of 10).
  */
-function edgeScene(crownZ: number[]): { slots: GrowSlots; building: Uint8Array; role: Uint8Array } {
+function edgeScene(crownZ: number[], crownX = 11): { slots: GrowSlots; building: Uint8Array; role: Uint8Array } {
   const xs: number[] = [];
   const ys: number[] = [];
   const zs: number[] = [];
@@ -184,7 +184,7 @@ function edgeScene(crownZ: number[]): { slots: GrowSlots; building: Uint8Array; 
   for (let gx = 0; gx <= 10; gx++) {
     for (let gy = 0; gy <= 10; gy++) push(gx, gy, 5, 1, gx === 10 && gy >= 4 && gy <= 6 ? 1 : 0);
   }
-  for (let gy = 4; gy <= 6; gy++) for (const z of crownZ) push(11, gy, z, 0, 2);
+  for (let gy = 4; gy <= 6; gy++) for (const z of crownZ) push(crownX, gy, z, 0, 2);
   push(10.5, 8, 5, 0, 3);
   push(5, -0.5, 5, 0, 4);
   const count = xs.length;
@@ -250,5 +250,18 @@ describe('growRoofs on a kept roof face', () => {
       Uint8Array.from(role, (r) => (r <= 1 ? 1 : 0)),
     );
     expect(byRole(building, role)).toEqual([118, 0, 0, 0, 1]);
+  });
+
+  it('keeps face points over the limit when the crown beside them is above, not at their level, over them or under them', () => {
+    // (10, 5) has 9 of 22 pulses of many with the crown at x = 12, (10, 4) and (10, 6) 6 of 19 (kept on a face anyway).
+    const run = (crownZ: number[], crownX: number, faced: boolean) => {
+      const { slots, building, role } = edgeScene(crownZ, crownX);
+      growRoofs(slots, building, 1, 1, faced ? Uint8Array.from(role, (r) => (r <= 1 ? 1 : 0)) : undefined);
+      return byRole(building, role);
+    };
+    expect(run([7, 8, 9], 12, true)).toEqual([118, 3, 0, 0, 1]);
+    expect(run([7, 8, 9], 12, false)).toEqual([118, 0, 0, 0, 1]);
+    expect(run([7, 8, 9], 11, true)).toEqual([118, 0, 0, 0, 1]);
+    expect(run([3, 7, 8], 11, true)).toEqual([118, 0, 0, 0, 1]);
   });
 });

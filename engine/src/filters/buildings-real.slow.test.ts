@@ -62,6 +62,14 @@ import { gatherCloud } from './cloud.js';
  * - Williams: 0.908 / 0.952; 0.850 89/89 0.33 m, 0.850 89/89 0.33 m.
  * Measured with the classification as it was before the wire changes of
  * the same day (these label some 3,000 IGN building points as wire).
+ *
+ * 2026-11-27, sparse clouds: small groups dropped when many points lie just
+ * off their planes (`SPARSE_NEAR_RATIO`), and roof-face points among many
+ * pulses of many returns kept when no foliage lies around them at their
+ * level, under them or over them (`growRoofs`): IGN 0.8369 / 0.9521 →
+ * 0.8388 / 0.9538; 0.746 718/700 0.39 m → 0.749 705/700 0.39 m, 0.757
+ * 710/700 0.37 m → 0.760 698/700 0.37 m. AHN3, fusa and Williams unchanged
+ * (not sparse).
  */
 interface Case {
   file: string;
@@ -90,7 +98,7 @@ const CASES: Case[] = [
     file: 'test_semis_2021_0382_6565_LA93_IGN69_cropped.laz',
     recall: 0.815,
     precision: 0.95,
-    iou: 0.72,
+    iou: 0.73,
     countError: 0.05,
     outline: 0.48,
     adapted: true,
