@@ -293,7 +293,19 @@ async function wiresInWorker(
   if (members.length < WIRES_WORKER_FROM || (workers !== undefined && workers <= 1)) {
     return findWires(cloud, hag, excluded, options, context).classes;
   }
-  const transferList = [task.x.buffer, task.y.buffer, task.z.buffer, task.hag.buffer, task.excluded.buffer];
+  // Moved, not copied: nothing here reads the task again (the lowest-return table is a few hundred MB on big clouds).
+  const { lowest } = task;
+  const transferList = [
+    task.x.buffer,
+    task.y.buffer,
+    task.z.buffer,
+    task.hag.buffer,
+    task.excluded.buffer,
+    lowest.slotX.buffer,
+    lowest.slotY.buffer,
+    lowest.used.buffer,
+    lowest.lowest.buffer,
+  ];
   let found: Uint8Array;
   try {
     found = (await wiresPool(1).run(task, {
