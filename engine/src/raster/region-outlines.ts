@@ -236,22 +236,41 @@ export function traceRegions(
 
 /** Convex hull (counter-clockwise, closed) of points, by Andrew's monotone chain. */
 export function convexHull(points: ReadonlyArray<readonly [number, number]>): number[][] {
-  const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  if (p.length < 3) return p.map((q) => [q[0], q[1]]);
-  const cross = (o: readonly number[], a: readonly number[], b: readonly number[]) =>
-    (a[0]! - o[0]!) * (b[1]! - o[1]!) - (a[1]! - o[1]!) * (b[0]! - o[0]!);
-  const lower: number[][] = [];
-  for (const q of p) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, q) <= 0) lower.pop();
-    lower.push([q[0], q[1]]);
+  if (points.length < 3) return [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((q) => [q[0], q[1]]);
+  const coords = new Float64Array(points.length * 2);
+  for (const [i, q] of points.entries()) {
+    coords[2 * i] = q[0];
+    coords[2 * i + 1] = q[1];
   }
-  const upper: number[][] = [];
-  for (let i = p.length - 1; i >= 0; i--) {
-    const q = p[i]!;
-    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, q) <= 0) upper.pop();
-    upper.push([q[0], q[1]]);
-  }
-  const hull = [...lower.slice(0, -1), ...upper.slice(0, -1)];
+  const hull = convexHullIndices(
+    points.map((_, i) => i),
+    coords,
+  ).map((i) => [coords[2 * i]!, coords[2 * i + 1]!]);
   hull.push([hull[0]![0]!, hull[0]![1]!]);
   return hull;
+}
+
+/**
+ * Convex hull of the points `ids` of flat coordinates (x, y of point i at
+ * 2i, 2i + 1), by Andrew's monotone chain: their ids counter-clockwise from
+ * the lowest x (then y), not closed, no collinear ones. `ids` is not changed.
+ */
+export function convexHullIndices(ids: readonly number[], coords: ArrayLike<number>): number[] {
+  const sorted = [...ids].sort((a, b) => coords[2 * a]! - coords[2 * b]! || coords[2 * a + 1]! - coords[2 * b + 1]!);
+  if (sorted.length < 3) return sorted;
+  const cross = (o: number, a: number, b: number) =>
+    (coords[2 * a]! - coords[2 * o]!) * (coords[2 * b + 1]! - coords[2 * o + 1]!) -
+    (coords[2 * a + 1]! - coords[2 * o + 1]!) * (coords[2 * b]! - coords[2 * o]!);
+  const chain: number[] = [];
+  for (const pass of [sorted, sorted.slice().reverse()]) {
+    const start = chain.length;
+    for (const i of pass) {
+      while (chain.length >= start + 2 && cross(chain[chain.length - 2]!, chain[chain.length - 1]!, i) <= 0) {
+        chain.pop();
+      }
+      chain.push(i);
+    }
+    chain.pop();
+  }
+  return chain;
 }

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { threadPool } from '../core/thread-pool.js';
 import type { Raster } from './raster.js';
+import { convexHullIndices } from './region-outlines.js';
 import { rasterizeTin } from './tin.js';
 import type { TinBandTask, TinExactBandTask } from './tin-band.task.js';
 
@@ -216,7 +217,7 @@ function framePoints(
   };
   for (let j = 0; j < gridRows; j++) ends(j * gridCols, 1, gridCols);
   for (let c = 0; c < gridCols; c++) ends(c, gridCols, gridRows);
-  for (const i of convexHull(coords, bucketStart, order, candidate)) inFrame[i] = 1;
+  for (const i of candidateHull(coords, bucketStart, order, candidate)) inFrame[i] = 1;
   for (const i of delaunatorSeeds(coords)) inFrame[i] = 1;
   let n = 0;
   for (let i = 0; i < count; i++) n += inFrame[i]!;
@@ -226,29 +227,18 @@ function framePoints(
 }
 
 /** Vertices of the convex hull of the points of the `candidate` buckets (no collinear ones). */
-function convexHull(coords: Float64Array, bucketStart: Int32Array, order: Int32Array, candidate: Uint8Array): number[] {
+function candidateHull(
+  coords: Float64Array,
+  bucketStart: Int32Array,
+  order: Int32Array,
+  candidate: Uint8Array,
+): number[] {
   const ids: number[] = [];
   for (let k = 0; k < candidate.length; k++) {
     if (!candidate[k]) continue;
     for (let p = bucketStart[k]!; p < bucketStart[k + 1]!; p++) ids.push(order[p]!);
   }
-  ids.sort((a, b) => coords[2 * a]! - coords[2 * b]! || coords[2 * a + 1]! - coords[2 * b + 1]!);
-  // Andrew's monotone chain.
-  const cross = (o: number, a: number, b: number) =>
-    (coords[2 * a]! - coords[2 * o]!) * (coords[2 * b + 1]! - coords[2 * o + 1]!) -
-    (coords[2 * a + 1]! - coords[2 * o + 1]!) * (coords[2 * b]! - coords[2 * o]!);
-  const chain: number[] = [];
-  for (const pass of [ids, ids.slice().reverse()]) {
-    const start = chain.length;
-    for (const i of pass) {
-      while (chain.length >= start + 2 && cross(chain[chain.length - 2]!, chain[chain.length - 1]!, i) <= 0) {
-        chain.pop();
-      }
-      chain.push(i);
-    }
-    chain.pop();
-  }
-  return chain;
+  return convexHullIndices(ids, coords);
 }
 
 /**
