@@ -2,83 +2,20 @@
  * Lanes: worker threads that run products of the registry beside the main
  * thread, so that products whose inputs are ready run at the same time (the
  * contours while the tree crowns are drawn...). A product's inputs reach its
- * thread by structured clone, with their large typed arrays moved once into
- * shared memory ({@link shareTypedArrays}) so that a 20 M-point cloud is
- * never copied; its result comes back the same way.
+ * thread in their flat form ({@link packValue}: large typed arrays moved once
+ * into shared memory, so that a 20 M-point cloud is never copied, and arrays
+ * of many small objects packed once into shared columns, so that posting the
+ * contours or the crowns again costs nothing); its value comes back packed by
+ * the lane.
  */
 import { Worker } from 'node:worker_threads';
 import * as errors from '../core/errors.js';
 import type { ProductResult } from '../core/product.js';
 import { threadExecArgv } from '../core/worker-bundle.mjs';
 import type { LaneMessage, LaneTask, SerializedError } from './product-thread.task.js';
+import { packValue } from './value-codec.js';
 
-/** Typed arrays at least this large are moved to shared memory before they cross to a lane. */
-const SHARE_BYTES = 1 << 16;
-
-type AnyTypedArray =
-  | Int8Array
-  | Uint8Array
-  | Uint8ClampedArray
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | BigUint64Array;
-
-function sharedCopy(a: AnyTypedArray): AnyTypedArray {
-  const Ctor = a.constructor as new (buffer: SharedArrayBuffer) => AnyTypedArray;
-  const s = new Ctor(new SharedArrayBuffer(a.byteLength));
-  (s as Uint8Array).set(a as Uint8Array);
-  return s;
-}
-
-/**
- * Replaces, in place, every large typed array held by `value` (in plain
- * objects and arrays, at any depth) by a copy in shared memory, once: the
- * value then crosses to any thread without a copy. Arrays already shared are
- * left as they are; objects of classes are not entered.
- */
-export function shareTypedArrays(value: unknown, seen = new Set<object>()): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-    const a = value as AnyTypedArray;
-    return a.buffer instanceof SharedArrayBuffer || a.byteLength < SHARE_BYTES ? a : sharedCopy(a);
-  }
-  if (seen.has(value)) return value;
-  if (Array.isArray(value)) {
-    // An array of plain values (a point [x, y], a ring's numbers) holds nothing to share: not even remembered.
-    let leaf = true;
-    for (let i = 0; i < value.length && leaf; i++) {
-      const v = value[i];
-      if (v !== null && typeof v === 'object') leaf = false;
-    }
-    if (leaf) return value;
-    seen.add(value);
-    for (let i = 0; i < value.length; i++) {
-      const v = value[i];
-      if (v !== null && typeof v === 'object') value[i] = shareTypedArrays(v, seen);
-    }
-    return value;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
-  const record = value as Record<string, unknown>;
-  // Remembered (against cycles) only when it holds objects: a tree top's numbers are not.
-  let entered = false;
-  for (const key of Object.keys(record)) {
-    const v = record[key];
-    if (v === null || typeof v !== 'object') continue;
-    if (!entered) {
-      seen.add(value);
-      entered = true;
-    }
-    record[key] = shareTypedArrays(v, seen);
-  }
-  return value;
-}
+export { shareTypedArrays } from './value-codec.js';
 
 /** The error a lane reported, as an instance of its engine class when it has one (`code`, `field`... kept). */
 export function reviveError(e: SerializedError): Error {
@@ -145,6 +82,9 @@ export class ProductLanes {
   /**
    * Runs a product in a free lane; rejects with {@link NotTransferable} when
    * its task cannot be posted, with the product's own error when it fails.
+   * The values of the task are posted packed (packed here when they are not
+   * yet: pack them once beforehand to post them again for free); the value
+   * of the result comes back packed ({@link unpackValue} reads it).
    */
   run(
     task: Omit<LaneTask, 'type'>,
@@ -152,9 +92,10 @@ export class ProductLanes {
     signal?: AbortSignal,
   ): Promise<{ result: ProductResult; thread: number }> {
     const lane = this.lane();
-    for (const v of Object.values(task.values)) shareTypedArrays(v);
+    const values: Record<string, unknown> = {};
+    for (const [id, v] of Object.entries(task.values)) values[id] = packValue(v);
     try {
-      lane.worker.postMessage({ type: 'run', ...task } satisfies LaneTask);
+      lane.worker.postMessage({ type: 'run', ...task, values } satisfies LaneTask);
     } catch (error) {
       return Promise.reject(new NotTransferable(error));
     }

@@ -11,6 +11,7 @@ import type { ProductContext, ProductDefinition, ProductResult } from '../core/p
 import type { TilerOptions } from '../tiler/tiler-options.js';
 import type { ProcessingOptions } from './options.js';
 import { PRODUCTS } from './registry.js';
+import { isPacked, packValue, unpackValue } from './value-codec.js';
 
 /** A product to run in a thread. */
 export interface LaneTask {
@@ -18,7 +19,7 @@ export interface LaneTask {
   productId: string;
   input: ProductContext['input'];
   options: ProcessingOptions;
-  /** Values of the products it needs or uses that have one. */
+  /** Values of the products it needs or uses that have one, packed ({@link packValue}). */
   values: Record<string, unknown>;
   artifacts: ReturnType<ProductContext['artifacts']>;
   language: ProductContext['language'];
@@ -28,6 +29,8 @@ export interface LaneTask {
   tilerOptions: Partial<TilerOptions>;
   /** Materialise the features (the caller stores them). */
   wantFeatures: boolean;
+  /** Hand back the product's value, packed (products after it read it); else it is dropped. */
+  wantValue: boolean;
 }
 
 /** What a thread posts back while and after it runs a product. */
@@ -55,20 +58,31 @@ export function serializeError(error: unknown): SerializedError {
   return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}), props };
 }
 
-/** `need` and `use` of a product's context over the values of a run, refusing what it did not declare. */
+/**
+ * `need` and `use` of a product's context over the values of a run, refusing
+ * what it did not declare. A packed value ({@link packValue}) is unpacked on
+ * its first read, once for the product.
+ */
 export function valueReaders(
   product: ProductDefinition,
   values: ReadonlyMap<string, unknown>,
 ): Pick<ProductContext, 'need' | 'use'> {
+  const unpacked = new Map<string, unknown>();
+  const read = (id: string): unknown => {
+    const v = values.get(id);
+    if (!isPacked(v)) return v;
+    if (!unpacked.has(id)) unpacked.set(id, unpackValue(v));
+    return unpacked.get(id);
+  };
   return {
     need: <T>(id: string): T => {
       if (!product.needs.includes(id)) throw new Error(`product ${product.id} reads ${id} without needing it`);
       if (!values.has(id)) throw new Error(`product ${product.id} needs ${id}, which has no value`);
-      return values.get(id) as T;
+      return read(id) as T;
     },
     use: <T>(id: string): T | undefined => {
       if (!product.uses?.includes(id)) throw new Error(`product ${product.id} uses ${id} without declaring it`);
-      return values.get(id) as T | undefined;
+      return read(id) as T | undefined;
     },
   };
 }
@@ -94,11 +108,16 @@ export async function runLaneTask(task: LaneTask, post: (m: LaneMessage) => void
       log: (message, data) => post({ type: 'log', message, ...(data ? { data } : {}) }),
     });
     if (signal.aborted) throw new Cancelled();
-    const { features, ...rest } = result;
+    const { features, value, ...rest } = result;
     post({
       type: 'done',
       thread: threadId,
-      result: { ...rest, ...(features && task.wantFeatures ? { features: Array.from(features()) } : {}) },
+      result: {
+        ...rest,
+        // Packed here, on this thread: the main thread only passes its shared columns on.
+        ...(value !== undefined && task.wantValue ? { value: packValue(value) } : {}),
+        ...(features && task.wantFeatures ? { features: Array.from(features()) } : {}),
+      },
     });
   } catch (error) {
     post({ type: 'error', error: serializeError(error) });

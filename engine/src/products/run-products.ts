@@ -21,6 +21,7 @@ import type { ProcessingOptions } from './options.js';
 import { NotTransferable, ProductLanes } from './product-lanes.js';
 import { valueReaders } from './product-thread.task.js';
 import { PRODUCTS } from './registry.js';
+import { packValue } from './value-codec.js';
 
 /** One entry of `manifest.json`: a file or a folder of tiles a run made. */
 export interface ManifestArtifact {
@@ -356,7 +357,13 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
       let thread: number | undefined;
       if (onLane && lanes) {
         const own: Record<string, unknown> = {};
-        for (const id of readsOf(product)) if (values.has(id)) own[id] = values.get(id);
+        for (const id of readsOf(product)) {
+          if (!values.has(id)) continue;
+          // Packed once (a lane's value comes packed already): posted again to every lane reading it at no cost.
+          const packed = packValue(values.get(id));
+          values.set(id, packed);
+          own[id] = packed;
+        }
         try {
           ({ result, thread } = await lanes.run(
             {
@@ -371,6 +378,7 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
               sourceName: o.sourceName ?? input.name.replace(/\.[^.]*$/, ''),
               tilerOptions: o.tilerOptions ?? {},
               wantFeatures: Boolean(o.hooks?.finished),
+              wantValue: Boolean(readers.get(product.id)),
             },
             { progress, log: productLog },
             o.signal,
