@@ -3,7 +3,7 @@ import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
 import { threadPool } from '../core/thread-pool.js';
 import { type BuildingOptions, findBuildings, findBuildingsParallel } from './buildings.js';
-import { WIRE_MIN_HEIGHT, wireCandidates } from './classify-wires.task.js';
+import { dropOpaqueWires, WIRE_MIN_HEIGHT, wireCandidates } from './classify-wires.task.js';
 import { groundFilter, groundOptionsSchema } from './ground.filter.js';
 import { noiseAndGroundTiled, type TiledGroundOptions } from './ground-tiled.js';
 import { heightAboveGround, heightAboveGroundParallel } from './hag.filter.js';
@@ -293,19 +293,8 @@ async function wiresInWorker(
   if (members.length < WIRES_WORKER_FROM || (workers !== undefined && workers <= 1)) {
     return findWires(cloud, hag, excluded, options, context).classes;
   }
-  // Moved, not copied: nothing here reads the task again (the lowest-return table is a few hundred MB on big clouds).
-  const { lowest } = task;
-  const transferList = [
-    task.x.buffer,
-    task.y.buffer,
-    task.z.buffer,
-    task.hag.buffer,
-    task.excluded.buffer,
-    lowest.slotX.buffer,
-    lowest.slotY.buffer,
-    lowest.used.buffer,
-    lowest.lowest.buffer,
-  ];
+  // Moved, not copied: nothing here reads the task again.
+  const transferList = [task.x.buffer, task.y.buffer, task.z.buffer, task.hag.buffer, task.excluded.buffer];
   let found: Uint8Array;
   try {
     found = (await wiresPool(1).run(task, {
@@ -316,6 +305,7 @@ async function wiresInWorker(
     if (context.signal?.aborted) throw new Cancelled();
     throw error;
   }
+  dropOpaqueWires(cloud, members, found, options);
   const classes = new Uint8Array(cloud.count);
   for (let k = 0; k < members.length; k++) classes[members[k]!] = found[k]!;
   return classes;

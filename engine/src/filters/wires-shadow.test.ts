@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lowestReturns, seenBelow } from './wires-shadow.js';
+import { lowestReturns, lowestReturnsNear, seenBelow } from './wires-shadow.js';
 
 describe('lowest returns under a point', () => {
   it('keeps the lowest return of each column and finds those under a point within reach', () => {
@@ -43,5 +43,33 @@ describe('lowest returns under a point', () => {
     expect(seenBelow(table, 1020, 2020, 12, 1, 0.5)).toBe(true);
     // Beyond the cloud: nothing.
     expect(seenBelow(table, 900, 1900, 12, 1, 0.5)).toBe(false);
+  });
+
+  it('answers as the whole table around the points asked for, from a table of their columns only', () => {
+    // Pseudo-random returns over 60 × 60 m (heights 0 to 20), and 50 points asked about, some beyond the cloud.
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const n = 20000;
+    const x = Float64Array.from({ length: n }, () => 500 + random() * 60);
+    const y = Float64Array.from({ length: n }, () => 700 + random() * 60);
+    const z = Float64Array.from({ length: n }, () => random() * 20);
+    const px = Float64Array.from({ length: 50 }, () => 490 + random() * 80);
+    const py = Float64Array.from({ length: 50 }, () => 690 + random() * 80);
+    const whole = lowestReturns(x, y, z, n, x[0]!, y[0]!, 0.5);
+    const near = lowestReturnsNear(x, y, z, n, x[0]!, y[0]!, 0.5, px, py, 50, 1);
+    expect(near.used.length).toBeLessThan(whole.used.length / 4);
+    let seen = 0;
+    for (let k = 0; k < 50; k++) {
+      for (const pz of [0.3, 1, 5, 25]) {
+        const expected = seenBelow(whole, px[k]!, py[k]!, pz, 1, 0.5);
+        expect(seenBelow(near, px[k]!, py[k]!, pz, 1, 0.5)).toBe(expected);
+        seen += expected ? 1 : 0;
+      }
+    }
+    expect(seen).toBeGreaterThan(50);
+    expect(seen).toBeLessThan(200);
   });
 });

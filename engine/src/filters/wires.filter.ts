@@ -26,7 +26,7 @@
  */
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
-import { type LowestReturns, lowestReturns, seenBelow } from './wires-shadow.js';
+import { type LowestReturns, lowestReturnsNear, seenBelow } from './wires-shadow.js';
 import { straightStretches } from './wires-straight.js';
 
 /** Options of {@link findWires}; lengths in metres. */
@@ -268,11 +268,11 @@ export class VoxelIndex {
   private readonly cellZ: Int32Array;
   private readonly cellStart: Int32Array;
   /** Column hash: x and y cells of each slot, its first cell and cell count (count 0: empty slot). */
-  private readonly slotX: Int32Array;
-  private readonly slotY: Int32Array;
-  private readonly slotFirst: Int32Array;
+  private slotX: Int32Array;
+  private slotY: Int32Array;
+  private slotFirst: Int32Array;
   private readonly slotCount: Int32Array;
-  private readonly mask: number;
+  private mask: number;
 
   constructor(
     x: Float64Array,
@@ -289,31 +289,54 @@ export class VoxelIndex {
       gy[i] = Math.floor(y[i]! / cell);
       gz[i] = Math.floor(z[i]! / cell);
     }
-    // Columns: hash slots, numbered in order of first appearance.
-    let size = 16;
-    while (size < 2 * n) size *= 2;
+    // Columns: hash slots, numbered in order of first appearance. The table grows to stay at most half full: sized
+    // by the columns, not the returns (a forest holds tens of returns a column: 2n slots were most of its bytes).
+    let size = 1024;
     this.mask = size - 1;
     this.slotX = new Int32Array(size);
     this.slotY = new Int32Array(size);
     this.slotFirst = new Int32Array(size);
-    this.slotCount = new Int32Array(size);
+    let used = new Uint8Array(size);
     const column = new Int32Array(n);
-    const slotOfColumn: number[] = [];
-    const used = new Uint8Array(size);
+    let columnCount = 0;
     for (let i = 0; i < n; i++) {
       let h = this.hash(gx[i]!, gy[i]!);
       while (used[h] && (this.slotX[h] !== gx[i] || this.slotY[h] !== gy[i])) h = (h + 1) & this.mask;
       if (!used[h]) {
+        if (2 * (columnCount + 1) > size) {
+          // Twice the slots, the columns put back; then the new column's slot again.
+          const [oldX, oldY, oldFirst, oldUsed] = [this.slotX, this.slotY, this.slotFirst, used];
+          size *= 2;
+          this.mask = size - 1;
+          this.slotX = new Int32Array(size);
+          this.slotY = new Int32Array(size);
+          this.slotFirst = new Int32Array(size);
+          used = new Uint8Array(size);
+          for (let s = 0; s < oldUsed.length; s++) {
+            if (!oldUsed[s]) continue;
+            let g = this.hash(oldX[s]!, oldY[s]!);
+            while (used[g]) g = (g + 1) & this.mask;
+            used[g] = 1;
+            this.slotX[g] = oldX[s]!;
+            this.slotY[g] = oldY[s]!;
+            this.slotFirst[g] = oldFirst[s]!;
+          }
+          h = this.hash(gx[i]!, gy[i]!);
+          while (used[h]) h = (h + 1) & this.mask;
+        }
         used[h] = 1;
         this.slotX[h] = gx[i]!;
         this.slotY[h] = gy[i]!;
-        this.slotFirst[h] = slotOfColumn.length; // column number until the cells are known
-        slotOfColumn.push(h);
+        this.slotFirst[h] = columnCount++; // column number until the cells are known
       }
       column[i] = this.slotFirst[h]!;
     }
+    // Each column's slot, by column number.
+    const slotOfColumn = new Int32Array(columnCount);
+    for (let s = 0; s < size; s++) if (used[s]) slotOfColumn[this.slotFirst[s]!] = s;
+    this.slotCount = new Int32Array(size);
     // Returns by column (a counting sort, stable: index order), then by z cell within each column.
-    const columns = slotOfColumn.length;
+    const columns = columnCount;
     const columnStart = new Int32Array(columns + 1);
     for (let i = 0; i < n; i++) columnStart[column[i]! + 1]!++;
     for (let c = 0; c < columns; c++) columnStart[c + 1]! += columnStart[c]!;
@@ -322,12 +345,36 @@ export class VoxelIndex {
     for (let i = 0; i < n; i++) order[fill[column[i]!]!++] = i;
     const cellZ: number[] = [];
     const cellStart: number[] = [];
+    // A counting sort by z cell, for the columns whose cells span little height: stable, as the comparison sort.
+    let counts = new Int32Array(64);
+    let moved = new Int32Array(64);
     for (let c = 0; c < columns; c++) {
       const lo = columnStart[c]!;
       const hi = columnStart[c + 1]!;
-      const part = order.subarray(lo, hi);
-      // Stable for equal z cells: ties keep index order.
-      part.sort((a, b) => gz[a]! - gz[b]! || a - b);
+      let zMin = gz[order[lo]!]!;
+      let zMax = zMin;
+      let sorted = true;
+      for (let p = lo + 1; p < hi; p++) {
+        const zc = gz[order[p]!]!;
+        if (zc < gz[order[p - 1]!]!) sorted = false;
+        if (zc < zMin) zMin = zc;
+        else if (zc > zMax) zMax = zc;
+      }
+      const span = zMax - zMin + 1;
+      if (sorted) {
+        // Already in z-cell order, ties in index order.
+      } else if (span <= 4 * (hi - lo) + 64) {
+        if (counts.length < span + 1) counts = new Int32Array(2 * span + 1);
+        if (moved.length < hi - lo) moved = new Int32Array(2 * (hi - lo));
+        counts.fill(0, 0, span + 1);
+        for (let p = lo; p < hi; p++) counts[gz[order[p]!]! - zMin + 1]!++;
+        for (let b = 0; b < span; b++) counts[b + 1]! += counts[b]!;
+        for (let p = lo; p < hi; p++) moved[counts[gz[order[p]!]! - zMin]!++] = order[p]!;
+        order.set(moved.subarray(0, hi - lo), lo);
+      } else {
+        // Stable for equal z cells: ties keep index order.
+        order.subarray(lo, hi).sort((a, b) => gz[a]! - gz[b]! || a - b);
+      }
       const h = slotOfColumn[c]!;
       this.slotFirst[h] = cellZ.length;
       for (let p = lo; p < hi; p++) {
@@ -930,10 +977,40 @@ function withinReach(
 }
 
 /**
+ * Which of the returns `points` (indices into `cloud`, the whole cloud) have
+ * nothing seen under them (see `wires-shadow.ts`): 1 for those, in the order
+ * of `points`. The lowest returns are looked up in the columns around those
+ * returns only, with the cloud's first point as origin.
+ */
+export function opaqueReturns(cloud: PointChunk, points: Int32Array, options: WireOptions = {}): Uint8Array {
+  const hu = options.unitToMetre ?? 1;
+  const vu = options.verticalUnitToMetre ?? hu;
+  const { x, y, z, count } = cloud;
+  const m = points.length;
+  const dark = new Uint8Array(m);
+  if (m === 0) return dark;
+  const px = new Float64Array(m);
+  const py = new Float64Array(m);
+  for (let t = 0; t < m; t++) {
+    px[t] = x[points[t]!]!;
+    py[t] = y[points[t]!]!;
+  }
+  const reach = SHADOW_REACH / hu;
+  const table = lowestReturnsNear(x, y, z, count, x[0] ?? 0, y[0] ?? 0, SHADOW_CELL / hu, px, py, m, reach);
+  for (let t = 0; t < m; t++) {
+    if (!seenBelow(table, px[t]!, py[t]!, z[points[t]!]!, reach, SHADOW_DROP / vu)) dark[t] = 1;
+  }
+  return dark;
+}
+
+/**
  * Finds wire conductors and towers among the returns high above the ground.
  * `excluded` marks returns that cannot be either (ground, noise). `lowest`
- * holds the lowest return of each column of the whole cloud (built from
- * `cloud` when absent: give it when `cloud` holds the candidates only).
+ * holds the lowest return of each column of the whole cloud (looked up in
+ * `cloud` when absent); `'deferred'` leaves the opacity test to the caller,
+ * when `cloud` holds the candidates only (see {@link opaqueReturns}: wire
+ * returns it finds opaque are then neither wire nor tower, and `runs` keeps
+ * them).
  *
  * @example
  * const { classes } = findWires(cloud, hag, excluded, { unitToMetre: 1 });
@@ -944,7 +1021,7 @@ export function findWires(
   excluded: Uint8Array,
   options: WireOptions = {},
   context: StepContext = {},
-  lowest?: LowestReturns,
+  lowest?: LowestReturns | 'deferred',
 ): WireResult {
   const hu = options.unitToMetre ?? 1;
   const vu = options.verticalUnitToMetre ?? hu;
@@ -958,17 +1035,24 @@ export function findWires(
   const ox = x[0] ?? 0;
   const oy = y[0] ?? 0;
   const oz = z[0] ?? 0;
-  const candidates: number[] = [];
-  for (let i = 0; i < count; i++) if (!excluded[i] && hag[i]! >= minHeight) candidates.push(i);
-  const n = candidates.length;
-  const cx = new Float64Array(n);
-  const cy = new Float64Array(n);
-  const cz = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    const i = candidates[k]!;
-    cx[k] = x[i]! - ox;
-    cy[k] = y[i]! - oy;
-    cz[k] = z[i]! - oz;
+  let n = 0;
+  for (let i = 0; i < count; i++) if (!excluded[i] && hag[i]! >= minHeight) n++;
+  const candidates = new Int32Array(n);
+  for (let i = 0, k = 0; i < count; i++) if (!excluded[i] && hag[i]! >= minHeight) candidates[k++] = i;
+  // The candidates a run of the last returns, already relative to the first (the wire worker's task, whose first
+  // return is there for the origin only): their coordinates as they are, not a copy.
+  const from = count - n;
+  const relative = n > 0 && candidates[0] === from && ox === 0 && oy === 0 && oz === 0;
+  const cx = relative ? x.subarray(from) : new Float64Array(n);
+  const cy = relative ? y.subarray(from) : new Float64Array(n);
+  const cz = relative ? z.subarray(from) : new Float64Array(n);
+  if (!relative) {
+    for (let k = 0; k < n; k++) {
+      const i = candidates[k]!;
+      cx[k] = x[i]! - ox;
+      cy[k] = y[i]! - oy;
+      cz[k] = z[i]! - oz;
+    }
   }
   const index = new VoxelIndex(cx, cy, cz, radius);
 
@@ -1012,6 +1096,17 @@ export function findWires(
       cov[3]! += dy * dy;
       cov[4]! += dy * dz;
       cov[5]! += dz * dz;
+    }
+    // λ1λ2 + λ1λ3 + λ2λ3 (the principal minors' sum) is at most 0.21 (λ1 + λ2 + λ3)² when λ2, λ3 ≤ 0.1 λ1, as
+    // linearity 0.9 asks: past 0.25 (a margin far above rounding), a volume or a plane, with no eigenvalue needed.
+    if (minLinearity >= 0.9) {
+      const trace = cov[0]! + cov[3]! + cov[5]!;
+      const minors =
+        cov[0]! * cov[3]! -
+        cov[1]! * cov[1]! +
+        (cov[0]! * cov[5]! - cov[2]! * cov[2]!) +
+        (cov[3]! * cov[5]! - cov[4]! * cov[4]!);
+      if (minors > 0.25 * trace * trace) return false;
     }
     eigenTop(cov, eigen, scratchA, scratchV);
     if (!(eigen[0]! > 0)) return false;
@@ -1121,15 +1216,7 @@ export function findWires(
   // 4. Towers: below the ends of wire runs, the returns stacked from near the ground to the wires.
   const tower = new Uint8Array(n);
   const cellSize = 1 / hu;
-  const column = new Map<number, number[]>();
   const colKey = (a: number, b: number) => (a & 0xffff) * 65536 + (b & 0xffff);
-  for (let k = 0; k < n; k++) {
-    if (wire[k]) continue;
-    const key = colKey(Math.floor(cx[k]! / cellSize), Math.floor(cy[k]! / cellSize));
-    const list = column.get(key);
-    if (list) list.push(k);
-    else column.set(key, [k]);
-  }
   const wireRuns = runs.filter((r) => r.length > 0 && wire[r[0]!]);
   // Tower sites: where the ends of two or more long wire runs meet (every conductor of a span ends at its
   // towers); short runs (a wire seen in pieces) end anywhere.
@@ -1287,21 +1374,17 @@ export function findWires(
     return eigen[0]! > 0 && eigen[2]! > CROWN_SCATTER * eigen[0]!;
   };
   for (const site of sites) {
-    const gx = Math.floor(site.x / cellSize);
-    const gy = Math.floor(site.y / cellSize);
-    const span = Math.ceil(towerRadius / cellSize);
+    // The returns (not wire) within the tower's radius in plan, not far above the wires: from the voxel index's
+    // columns around the site, every height (what follows is the same in any order).
     const candidatesAt: number[] = [];
     const members: number[] = [];
     let minH = Number.POSITIVE_INFINITY;
-    for (let dx = -span; dx <= span; dx++) {
-      for (let dy = -span; dy <= span; dy++) {
-        for (const k of column.get(colKey(gx + dx, gy + dy)) ?? []) {
-          if (Math.hypot(cx[k]! - site.x, cy[k]! - site.y) > towerRadius) continue;
-          if (cz[k]! > site.top + 6 / vu) continue;
-          candidatesAt.push(k);
-        }
-      }
-    }
+    const c = index.cell;
+    index.cells(Math.floor(site.x / c), Math.floor(site.y / c), 0, Math.ceil(towerRadius / c), 2 ** 30, (k) => {
+      if (wire[k] || Math.hypot(cx[k]! - site.x, cy[k]! - site.y) > towerRadius) return;
+      if (cz[k]! > site.top + 6 / vu) return;
+      candidatesAt.push(k);
+    });
     // Crowns beside the support, under its wires: 1 m columns where the returns below the lowest wire end lie
     // in scattered neighbourhoods. Above it, the cross-arms, insulators and peak stay the support's.
     const crownCells = new Map<number, number>();
@@ -1378,13 +1461,25 @@ export function findWires(
   }
   // 7. Nothing seen under a return: an opaque surface (a roof scanned in sparse rows), not a wire.
   const opaque = new Uint8Array(n);
-  if (wire.includes(1)) {
-    const table = lowest ?? lowestReturns(x, y, z, count, ox, oy, SHADOW_CELL / hu);
-    for (let k = 0; k < n; k++) {
-      const i = candidates[k]!;
-      if (wire[k] && !seenBelow(table, x[i]!, y[i]!, z[i]!, SHADOW_REACH / hu, SHADOW_DROP / vu)) {
-        wire[k] = 0;
-        opaque[k] = 1;
+  if (lowest !== 'deferred' && wire.includes(1)) {
+    if (lowest) {
+      for (let k = 0; k < n; k++) {
+        const i = candidates[k]!;
+        if (wire[k] && !seenBelow(lowest, x[i]!, y[i]!, z[i]!, SHADOW_REACH / hu, SHADOW_DROP / vu)) {
+          wire[k] = 0;
+          opaque[k] = 1;
+        }
+      }
+    } else {
+      const wires: number[] = [];
+      for (let k = 0; k < n; k++) if (wire[k]) wires.push(k);
+      const points = Int32Array.from(wires, (k) => candidates[k]!);
+      const dark = opaqueReturns(cloud, points, options);
+      for (let t = 0; t < wires.length; t++) {
+        if (dark[t]) {
+          wire[wires[t]!] = 0;
+          opaque[wires[t]!] = 1;
+        }
       }
     }
   }
