@@ -7,7 +7,7 @@ import { acceptStepFaces, densifyGround } from './densify.js';
 import { acceptEmbankments } from './ground-embankments.js';
 import { groundAt, groundModel } from './hag.filter.js';
 import { bilinear, gradient, inpaint, open } from './morphology.js';
-import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
+import { extent, meanSpacing } from './point-grid.js';
 import { type PointGraph, pointGraph, roughness, smoothSegments } from './surface.js';
 
 /**
@@ -169,18 +169,19 @@ export function groundFilter(
   const spacing = o.pointSpacing ?? meanSpacing(b, count);
   const cell = Math.max(o.cell / hu, spacing);
   const cellMetres = cell * hu;
-  const grid = buildPointGrid(x, y, count, cell, exclude ? (i) => exclude[i] === 0 : undefined, b);
-  const { cols, rows } = grid;
-  // 1. Minimum surface.
-  const zmin = new Float32Array(cols * rows).fill(Number.NaN);
-  for (let k = 0; k < cols * rows; k++) {
-    let m = Number.POSITIVE_INFINITY;
-    for (let p = grid.start[k]!; p < grid.start[k + 1]!; p++) {
-      const v = zs[grid.index[p]!]!;
-      if (v < m) m = v;
-    }
-    if (m !== Number.POSITIVE_INFINITY) zmin[k] = m;
+  const { cols, rows, cellOf } = pointCells(x, y, count, cell, b, exclude, 0);
+  // 1. Minimum surface (cells in input order: the lowest point of a cell is that of a pass over its points).
+  const low = new Float64Array(cols * rows).fill(Number.POSITIVE_INFINITY);
+  const filled = new Uint8Array(cols * rows);
+  for (let i = 0; i < count; i++) {
+    const k = cellOf[i]!;
+    if (k < 0) continue;
+    filled[k] = 1;
+    const v = zs[i]!;
+    if (v < low[k]!) low[k] = v;
   }
+  const zmin = new Float32Array(cols * rows).fill(Number.NaN);
+  for (let k = 0; k < cols * rows; k++) if (low[k] !== Number.POSITIVE_INFINITY) zmin[k] = low[k]!;
   inpaint(zmin, cols, rows);
   context.progress?.(0.2, 'ground');
   // 2. Progressive opening: cells lifted above the opened surface by more than slope × window are objects.
@@ -198,8 +199,7 @@ export function groundFilter(
   // 3. Provisional DTM from the non-object minimum cells.
   const surface = new Float32Array(cols * rows);
   for (let k = 0; k < surface.length; k++) {
-    const empty = grid.start[k] === grid.start[k + 1];
-    surface[k] = isObject[k] || empty ? Number.NaN : zmin[k]!;
+    surface[k] = isObject[k] || !filled[k] ? Number.NaN : zmin[k]!;
   }
   inpaint(surface, cols, rows);
   // 4. Points near the provisional surface are ground; steeper terrain tolerates more.
@@ -211,7 +211,7 @@ export function groundFilter(
     if (exclude && exclude[i] !== 0) continue;
     const zi = bilinear(surface, cols, rows, b.minX, b.minY, cell, x[i]!, y[i]!);
     if (Number.isNaN(zi)) continue;
-    const k = grid.cellOf[i]!;
+    const k = cellOf[i]!;
     const s = k >= 0 ? grad[k]! : 0;
     if (Math.abs(zs[i]! - zi) <= threshold + scalar * s) ground[i] = 1;
   }
@@ -318,6 +318,7 @@ export function groundFilter(
   for (let pass = 0; envelopeFits && pass < o.envelopePasses; pass++) {
     refineOnEnvelope(
       cloud,
+      b,
       exclude,
       ground,
       Math.max(o.envelopeCell / 2 ** pass / hu, 2 * spacing),
@@ -338,6 +339,7 @@ export function groundFilter(
  */
 function refineOnEnvelope(
   cloud: PointChunk,
+  b: Bounds,
   exclude: Uint8Array | null,
   ground: Uint8Array,
   cell: number,
@@ -346,26 +348,28 @@ function refineOnEnvelope(
   below: number,
 ): void {
   const { x, y, z: zs, count } = cloud;
-  const grid = buildPointGrid(x, y, count, cell, (i) => ground[i] === 1);
+  const { cols, rows, cellOf } = pointCells(x, y, count, cell, b, ground, 1);
+  // The lowest ground point of every cell, the first in input order on a tie.
+  const best = new Int32Array(cols * rows).fill(-1);
+  for (let i = 0; i < count; i++) {
+    const k = cellOf[i]!;
+    if (k < 0) continue;
+    const j = best[k]!;
+    if (j < 0 || zs[i]! < zs[j]!) best[k] = i;
+  }
   const seed = new Uint8Array(count);
   let seeds = 0;
-  for (let k = 0; k < grid.cols * grid.rows; k++) {
-    let best = -1;
-    for (let p = grid.start[k]!; p < grid.start[k + 1]!; p++) {
-      const i = grid.index[p]!;
-      if (best < 0 || zs[i]! < zs[best]!) best = i;
-    }
-    if (best >= 0) {
-      seed[best] = 1;
+  for (let k = 0; k < cols * rows; k++) {
+    if (best[k]! >= 0) {
+      seed[best[k]!] = 1;
       seeds++;
     }
   }
   if (seeds < 3) return;
-  const b = extent(x, y, count);
   // Sample the TIN finely enough that bilinear reading stays on its facets; bound the cell count.
   const area = Math.max(1e-9, (b.maxX - b.minX) * (b.maxY - b.minY));
   const modelCell = Math.max(cell / 2, Math.sqrt(area / 20e6));
-  const model = groundModel(cloud, seed, modelCell, Math.ceil((2 * cell) / modelCell) + 2);
+  const model = groundModel(cloud, seed, modelCell, Math.ceil((2 * cell) / modelCell) + 2, b);
   const grad = gradient(model.surface, model.cols, model.rows, model.cell);
   for (let i = 0; i < count; i++) {
     if (exclude && exclude[i] !== 0) {
@@ -377,6 +381,44 @@ function refineOnEnvelope(
     const r = Math.min(model.rows - 1, Math.max(0, Math.floor((y[i]! - model.minY) / model.cell)));
     ground[i] = d <= offset + slopeScalar * grad[r * model.cols + c]! && d >= -below ? 1 : 0;
   }
+}
+
+type Bounds = { minX: number; minY: number; maxX: number; maxY: number };
+
+/**
+ * Square cells of `cellSize` over the extent `b` (row-major, rows growing
+ * northwards): the cell of every point whose `mask` value is `want` (every
+ * point when `mask` is null), -1 for the others. The cells of
+ * `buildPointGrid`, without its bucket lists, which the passes here do not need.
+ */
+function pointCells(
+  x: Float64Array,
+  y: Float64Array,
+  count: number,
+  cellSize: number,
+  b: Bounds,
+  mask: Uint8Array | null,
+  want: number,
+): { cols: number; rows: number; cellOf: Int32Array } {
+  const cols = Math.max(1, Math.floor((b.maxX - b.minX) / cellSize) + 1);
+  const rows = Math.max(1, Math.floor((b.maxY - b.minY) / cellSize) + 1);
+  const cellOf = new Int32Array(count);
+  const inv = 1 / cellSize;
+  const { minX, minY } = b;
+  for (let i = 0; i < count; i++) {
+    if (mask !== null && mask[i] !== want) {
+      cellOf[i] = -1;
+      continue;
+    }
+    let c = Math.floor((x[i]! - minX) * inv);
+    let r = Math.floor((y[i]! - minY) * inv);
+    if (c < 0) c = 0;
+    else if (c >= cols) c = cols - 1;
+    if (r < 0) r = 0;
+    else if (r >= rows) r = rows - 1;
+    cellOf[i] = r * cols + c;
+  }
+  return { cols, rows, cellOf };
 }
 
 /**
