@@ -131,6 +131,31 @@ describe('contours', () => {
     expect(crossings(lines)).toBe(0);
   });
 
+  it('smooths pass after pass as one pass at a time does, each line in its own array (scratch between passes)', () => {
+    const zigzag = Float64Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? i : (i % 4) * 1.5));
+    const ring = Float64Array.from([0, 0, 4, 0, 4, 3, 0, 3, 0, 0]);
+    for (const [coords, closed] of [
+      [zigzag, false],
+      [ring, true],
+    ] as const) {
+      for (const passes of [1, 2, 3, 4]) {
+        let step: Float64Array = coords;
+        for (let p = 0; p < passes; p++) step = chaikin(step, closed, 1);
+        const whole = chaikin(coords, closed, passes);
+        expect(Array.from(whole)).toEqual(Array.from(step));
+        // A later line does not write over an earlier result.
+        const again = Array.from(whole);
+        chaikin(Float64Array.from([9, 9, 8, 7, 6, 5, 4, 3]), false, passes);
+        expect(Array.from(whole)).toEqual(again);
+      }
+    }
+    // A ring of 4 corners: 8 points after a pass, 16 after two, and the first repeated.
+    expect(chaikin(ring, true, 2).length).toBe(34);
+    // Too short to smooth: the line itself.
+    const pair = Float64Array.from([0, 0, 1, 1]);
+    expect(chaikin(pair, false, 2)).toBe(pair);
+  });
+
   it.runIf(hasGdal())('lies within one DTM cell of gdal_contour on the same DTM', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'nuage-contours-'));
     const dtm = surface();

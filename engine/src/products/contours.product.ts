@@ -73,8 +73,10 @@ export function buildContours(dtm: Raster, options: ContoursOptions = {}, contex
   for (let m = mMin; m <= mMax; m++) levels.push({ value: m * majorStep, kind: 'major' });
   levels.sort((a, b) => a.value - b.value);
   const raw = traceLevels(dtm, levels, context);
+  chainScratch = NO_CHAIN_SCRATCH;
   if (o.smoothing === 0) return raw;
   const smooth = raw.map((line) => ({ ...line, coordinates: chaikin(line.coordinates, line.closed, o.smoothing) }));
+  chaikinScratch = new Float64Array(0);
   keepNonCrossing(raw, smooth, dtm.resolution);
   return smooth;
 }
@@ -267,6 +269,13 @@ function traceLevels(dtm: Raster, levels: Level[], context: StepContext): Contou
 }
 
 /**
+ * Scratch of {@link chain} kept from level to level (sort keys, partners, used
+ * segments): fewer large allocations, and fewer of the collections they bring.
+ */
+const NO_CHAIN_SCRATCH = { keys: new Float64Array(0), partner: new Int32Array(0), used: new Uint8Array(0) };
+let chainScratch = NO_CHAIN_SCRATCH;
+
+/**
  * Joins segments sharing grid edges into polylines. A grid edge is crossed
  * once per level, so it ends at most two segments: the segment ends are
  * sorted by edge and each is paired with the other end on its edge
@@ -279,12 +288,15 @@ export function chain(
 ): { coords: Float64Array; closed: boolean }[] {
   const n = edges.length / 2;
   const ends = 2 * n;
+  if (chainScratch.partner.length < ends) {
+    chainScratch = { keys: new Float64Array(2 * ends), partner: new Int32Array(2 * ends), used: new Uint8Array(ends) };
+  }
   // Sort keys: edge × ends + end index (exact below 2^53: edges and ends stay under 2^26 each).
-  const keys = new Float64Array(ends);
+  const keys = chainScratch.keys.subarray(0, ends);
   for (let j = 0; j < ends; j++) keys[j] = edges[j]! * ends + j;
   keys.sort();
   /** The other segment end on the same grid edge, or -1. */
-  const partner = new Int32Array(ends).fill(-1);
+  const partner = chainScratch.partner.fill(-1, 0, ends);
   for (let k = 0; k + 1 < ends; k++) {
     const j = keys[k]! % ends;
     const next = keys[k + 1]! % ends;
@@ -294,7 +306,7 @@ export function chain(
       k++;
     }
   }
-  const used = new Uint8Array(n);
+  const used = chainScratch.used.fill(0, 0, n);
   const out: { coords: Float64Array; closed: boolean }[] = [];
   /**
    * Points of the line being joined, walking forward (x, y) and backward (y, x: reversed at the end), in
@@ -357,15 +369,31 @@ function grown(a: Float64Array): Float64Array<ArrayBuffer> {
   return b;
 }
 
+/**
+ * Scratch of the passes of {@link chaikin} before the last, kept from line to
+ * line: an array per pass and line was half the memory the contours allocate,
+ * and the collections that many allocations bring.
+ */
+let chaikinScratch = new Float64Array(0);
+
 /** Chaikin corner cutting; open lines keep their end points, rings stay closed. */
 export function chaikin(coords: Float64Array, closed: boolean, passes: number): Float64Array {
   let pts = coords;
+  /** Values of `pts` (the scratch is longer than the points it holds). */
+  let length = coords.length;
   for (let p = 0; p < passes; p++) {
-    const n = pts.length / 2;
-    if (n < 3) return pts;
+    const n = length / 2;
+    if (n < 3) return pts === coords ? pts : pts.slice(0, length);
     const segs = n - 1;
     // Two points per segment (an open line's end points stand for its outer cuts); a ring repeats its first.
-    const out = new Float64Array(4 * segs + (closed ? 2 : 0));
+    const size = 4 * segs + (closed ? 2 : 0);
+    let out: Float64Array;
+    if (p === passes - 1) out = new Float64Array(size);
+    else {
+      // The scratch cannot be read and written by the same pass: a pass reads the one before it.
+      if (pts === chaikinScratch || chaikinScratch.length < size) chaikinScratch = new Float64Array(2 * size);
+      out = chaikinScratch;
+    }
     let o = 0;
     if (!closed) {
       out[o++] = pts[0]!;
@@ -393,8 +421,9 @@ export function chaikin(coords: Float64Array, closed: boolean, passes: number): 
       out[o++] = out[1]!;
     }
     pts = out;
+    length = size;
   }
-  return pts;
+  return pts === chaikinScratch ? pts.slice(0, length) : pts;
 }
 
 /**
@@ -427,6 +456,18 @@ const DENSE_CELL = 32;
 
 /** Rows of bucket cells whose segments are gathered and compared together (a band's segments stay in cache). */
 const BAND_ROWS = 8;
+
+/** The line whose coordinates hold offset `at` of them laid end to end: the last li with lineBase[li] <= at. */
+function lineOfOffset(lineBase: Float64Array, n: number, at: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineBase[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
 
 /**
  * Finds pairs of different lines whose current geometry crosses (segments
@@ -479,6 +520,8 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
   const cellStart = new Int32Array(bandCells + 1);
   const cellFill = new Int32Array(bandCells);
   let cellEntry = new Int32Array(0);
+  /** Offset of each line's first x in the lines' coordinates laid end to end, and their total length last. */
+  const lineBase = new Float64Array(n + 1);
   /** Scratch of the dense cells, grown as needed. */
   let range = new Int32Array(0);
   let subStart = new Int32Array(0);
@@ -505,20 +548,20 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
     }
     for (let b = 0; b < bands; b++) bandStart[b + 1]! += bandStart[b]!;
     const bandFill = bandStart.slice(0, bands);
-    const segmentLine = new Int32Array(bandStart[bands]!);
-    const segmentAt = new Int32Array(bandStart[bands]!);
+    // A segment as one number: the offset of its first x in the lines' coordinates laid end to end (lineBase[li]
+    // is that of line li), not a line and an offset (one array of a band's segments to scatter, not two).
+    lineBase[0] = 0;
+    for (let li = 0; li < n; li++) lineBase[li + 1] = lineBase[li]! + coordsOf[li]!.length;
+    const segmentOf = new Int32Array(bandStart[bands]!);
     for (let li = 0; li < n; li++) {
       const c = coordsOf[li]!;
       if (c.length < 4) continue;
+      const base = lineBase[li]!;
       let rowA = Math.floor(c[1]! / cell) - r0;
       for (let s = 0; s + 3 < c.length; s += 2) {
         const rowB = Math.floor(c[s + 3]! / cell) - r0;
         const last = (Math.max(rowA, rowB) / BAND_ROWS) | 0;
-        for (let b = (Math.min(rowA, rowB) / BAND_ROWS) | 0; b <= last; b++) {
-          const at = bandFill[b]!++;
-          segmentLine[at] = li;
-          segmentAt[at] = s;
-        }
+        for (let b = (Math.min(rowA, rowB) / BAND_ROWS) | 0; b <= last; b++) segmentOf[bandFill[b]!++] = base + s;
         rowA = rowB;
       }
     }
@@ -537,10 +580,13 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
       const rowBase = b * BAND_ROWS;
       cellStart.fill(0);
       let covered = 0;
+      // The band's segments are in line order: the line of the first is searched, the others' found going on.
+      let li = lineOfOffset(lineBase, n, segmentOf[begin]!);
       for (let i = 0; i < m; i++) {
-        const li = segmentLine[begin + i]!;
+        const at = segmentOf[begin + i]!;
+        while (lineBase[li + 1]! <= at) li++;
         const c = coordsOf[li]!;
-        const s = segmentAt[begin + i]!;
+        const s = at - lineBase[li]!;
         const x1 = c[s]!;
         const y1 = c[s + 1]!;
         const x2 = c[s + 2]!;

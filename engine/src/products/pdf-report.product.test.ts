@@ -5,7 +5,8 @@ import path from 'node:path';
 import { hasRealData, realFile } from '@nuage/fixtures/real-data.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli.js';
-import { creationDate, drawPolyline, MAP_STEP_PT } from './pdf-report.product.js';
+import { createRaster } from '../raster/raster.js';
+import { creationDate, drawPolyline, MAP_STEP_PT, validCells } from './pdf-report.product.js';
 import type { Manifest } from './run-products.js';
 
 const hasPoppler = existsSync('/usr/bin/pdftotext') && existsSync('/usr/bin/pdfimages');
@@ -110,5 +111,20 @@ describe('the file creation date of the summary', () => {
     expect(creationDate(2023, 366, 'en-US')).toBe('2023');
     expect(creationDate(2018, 0, 'fr')).toBe('2018');
     expect(creationDate(0, 12, 'en-US')).toBeNull();
+  });
+});
+
+describe('validCells', () => {
+  it('keeps the cells that are not nodata, in order, times the unit, as float32 (as filter and map did)', () => {
+    const dtm = createRaster(3, 2, 0, 2, 1, null);
+    dtm.data.set([1.5, dtm.nodata, 2.25, Number.NaN, 100.1, dtm.nodata]);
+    const metres = validCells(dtm, 0.3048);
+    expect(metres).toBeInstanceOf(Float32Array);
+    const expected = dtm.data.filter((v) => v !== dtm.nodata).map((v) => v * 0.3048);
+    expect(Array.from(metres)).toEqual(Array.from(expected));
+    expect(metres.length).toBe(4);
+    expect(metres[0]).toBe(Math.fround(1.5 * 0.3048));
+    expect(Number.isNaN(metres[2])).toBe(true);
+    expect(Array.from(validCells(dtm, 1))).toEqual([1.5, 2.25, Number.NaN, Math.fround(100.1)]);
   });
 });
