@@ -70,6 +70,15 @@ import { gatherCloud } from './cloud.js';
  * 0.8388 / 0.9538; 0.746 718/700 0.39 m → 0.749 705/700 0.39 m, 0.757
  * 710/700 0.37 m → 0.760 698/700 0.37 m. AHN3, fusa and Williams unchanged
  * (not sparse).
+ *
+ * 2026-11-27, sparse clouds: small roofs fitted whole (`smallRoofs`:
+ * clusters of single returns on one plane or two meeting in a ridge, alone
+ * with 8 points and 20 m², or of 4 points beside a building): IGN 0.8388 /
+ * 0.9538 → 0.8422 / 0.9536; 0.749 705/700 0.39 m → 0.753 707/700 0.38 m,
+ * 0.760 698/700 0.37 m → 0.764 699/700 0.37 m. AHN3, fusa and Williams
+ * unchanged (not sparse). A gable model in the per-point robust fit was
+ * tried and left out: +7 IGN roof points only, and 31 false ones in the
+ * crowns of fusa thinned to 1/8.
  */
 interface Case {
   file: string;
@@ -96,9 +105,9 @@ const CASES: Case[] = [
   },
   {
     file: 'test_semis_2021_0382_6565_LA93_IGN69_cropped.laz',
-    recall: 0.815,
+    recall: 0.83,
     precision: 0.95,
-    iou: 0.73,
+    iou: 0.74,
     countError: 0.05,
     outline: 0.48,
     adapted: true,

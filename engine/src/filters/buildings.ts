@@ -3,6 +3,7 @@ import { EDGE_MIN_HEIGHT_M, roofEdges } from './buildings-edges.js';
 import { fitPlanesParallel } from './buildings-fit.js';
 import { type FacePlanes, growRoofs } from './buildings-grow.js';
 import { planeOfSums } from './buildings-plane.js';
+import { smallRoofs } from './buildings-small.js';
 import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
 
 /** Building options, already validated (see `classifyOptionsSchema`). Lengths in metres. */
@@ -152,9 +153,12 @@ const EDGE_PASSES = 2;
  *    the plane of its points around them and not under branches or in a
  *    crown (eaves, gutters, the last row of returns of a face, whose fits
  *    fail).
- * 7. Sparse clouds: roofs continued from the buildings (see `growRoofs`)
- *    over opaque points at their heights (whole roof faces whose fits fail)
- *    and over points on the planes of kept faces (`facePlanes`).
+ * 7. Sparse clouds: small roofs fitted whole (see `smallRoofs`: clusters of
+ *    single returns on one plane or two meeting in a ridge, alone or beside
+ *    a building), then roofs continued from the buildings (see
+ *    `growRoofs`) over opaque points at their heights (whole roof faces
+ *    whose fits fail) and over points on the planes of kept faces
+ *    (`facePlanes`).
  *
  * @example
  * const building = findBuildings(cloud, ground, noise, hag, { minHeight: 2, minArea: 10, roofPlanarity: 0.1, unitToMetre: 1, verticalUnitToMetre: 1 });
@@ -313,6 +317,7 @@ function finishBuildings(prep: PreparedBuildings, fit: PlaneFits): Uint8Array {
     if (added === 0) break;
   }
   if (sparse) {
+    smallRoofs(s, building, (2 * o.roofPlanarity) / hu, 1 / Math.sqrt(density), minArea / (hu * hu));
     const onFace = new Uint8Array(m);
     for (let q = 0; q < m; q++) {
       const f = faces.face[q]!;
