@@ -59,4 +59,41 @@ describe('MemoryFrontStore', () => {
     expect((await readAll(hit.body)).equals(hit.bytes!)).toBe(true);
     expect((await store.get('b/x', { range: { start: 5 } })).bytes).toBeUndefined();
   });
+  it('keeps the bytes of a put asked to, with the etag the backend gives them', async () => {
+    const inner = new FsStore(dir);
+    const store = new MemoryFrontStore(inner, { maxBytes: 10_000, maxObjectBytes: 1000 });
+    const tile = Buffer.from('a vector tile');
+    const info = await store.put('k/tile', tile, { keepInMemory: true });
+    expect(store.cachedCount).toBe(1);
+    const got = await store.get('k/tile');
+    expect(store.stats).toEqual({ hits: 1, misses: 0, evictions: 0 });
+    expect(got.bytes).toBe(tile);
+    expect(got.etag).toBe(info.etag);
+    expect(got.size).toBe(tile.byteLength);
+    expect((await inner.get('k/tile')).etag).toBe(info.etag);
+    // Not asked, too big, or a stream: stored only.
+    await store.put('k/plain', Buffer.from('x'));
+    await store.put('k/big', Buffer.alloc(1001), { keepInMemory: true });
+    await store.put('k/text', 'text', { keepInMemory: true });
+    expect(store.cachedCount).toBe(1);
+  });
+
+  it('does not keep the bytes of a put when a delete or another put of the key started meanwhile', async () => {
+    const store = new MemoryFrontStore(new FsStore(dir), { maxBytes: 10_000 });
+    const first = store.put('race/a', Buffer.from('old'), { keepInMemory: true });
+    const second = store.put('race/a', Buffer.from('new'));
+    await Promise.all([first, second]);
+    expect(store.cachedCount).toBe(0);
+    const kept = store.put('race/b', Buffer.from('b'), { keepInMemory: true });
+    const gone = store.delete('race/b');
+    await Promise.all([kept, gone]);
+    expect(store.cachedCount).toBe(0);
+    const underPrefix = store.put('race/c/1', Buffer.from('c'), { keepInMemory: true });
+    const prefixGone = store.deletePrefix('race/c/');
+    await Promise.all([underPrefix, prefixGone]);
+    expect(store.cachedCount).toBe(0);
+    // Alone, the same put keeps its bytes.
+    await store.put('race/d', Buffer.from('d'), { keepInMemory: true });
+    expect(store.cachedCount).toBe(1);
+  });
 });

@@ -26,9 +26,9 @@ interface Entry {
  * A bounded LRU memory cache in front of another store, sized in bytes. Reads
  * of small objects are served from memory (ranges included; a whole object's
  * bytes are handed over too, as `bytes`); writes and deletes go through and
- * invalidate. Meant for hot tiles in an API process; a second process writing
- * the same store is seen only after eviction, which is fine for immutable tile
- * content.
+ * invalidate; a write asked to (`keepInMemory`) leaves its bytes in memory.
+ * Meant for hot tiles in an API process; a second process writing the same
+ * store is seen only after eviction, which is fine for immutable tile content.
  *
  * @example
  * const store = new MemoryFrontStore(new FsStore(root), { maxBytes: 128 << 20 });
@@ -38,6 +38,9 @@ export class MemoryFrontStore implements ObjectStore {
   readonly maxBytes: number;
   readonly maxObjectBytes: number;
   private readonly entries = new Map<string, Entry>();
+  /** Keys with a write or delete under way that involves keeping bytes, and the latest one's ticket (see put). */
+  private readonly tickets = new Map<string, number>();
+  private serial = 0;
   private bytes = 0;
   /** Counters for monitoring and tests. */
   readonly stats = { hits: 0, misses: 0, evictions: 0 };
@@ -82,9 +85,35 @@ export class MemoryFrontStore implements ObjectStore {
     }
   }
 
+  /**
+   * A write or delete of `key` starts: a put under way that would keep its bytes must not (this one may land
+   * after it). Returns this operation's ticket, for {@link release}.
+   */
+  private claim(key: string): number {
+    const ticket = ++this.serial;
+    this.tickets.set(key, ticket);
+    return ticket;
+  }
+
+  private release(key: string, ticket: number): void {
+    if (this.tickets.get(key) === ticket) this.tickets.delete(key);
+  }
+
   async put(key: string, body: Body, options?: PutOptions): Promise<ObjectInfo> {
     this.forget(key);
-    return this.inner.put(key, body, options);
+    const keep = options?.keepInMemory === true && body instanceof Uint8Array && body.byteLength <= this.maxObjectBytes;
+    if (!keep && !this.tickets.has(key)) return this.inner.put(key, body, options);
+    const ticket = this.claim(key);
+    try {
+      const info = await this.inner.put(key, body, options);
+      if (keep && this.tickets.get(key) === ticket) {
+        const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+        this.remember({ ...info, size: bytes.byteLength }, bytes);
+      }
+      return info;
+    } finally {
+      this.release(key, ticket);
+    }
   }
 
   async get(key: string, options: GetOptions = {}): Promise<GetResult> {
@@ -136,12 +165,25 @@ export class MemoryFrontStore implements ObjectStore {
 
   async delete(key: string): Promise<boolean> {
     this.forget(key);
-    return this.inner.delete(key);
+    if (!this.tickets.has(key)) return this.inner.delete(key);
+    const ticket = this.claim(key);
+    try {
+      return await this.inner.delete(key);
+    } finally {
+      this.release(key, ticket);
+    }
   }
 
   async deletePrefix(prefix: string): Promise<number> {
     for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.forget(key);
-    return this.inner.deletePrefix(prefix);
+    const claimed = [...this.tickets.keys()]
+      .filter((k) => k.startsWith(prefix))
+      .map((k) => [k, this.claim(k)] as const);
+    try {
+      return await this.inner.deletePrefix(prefix);
+    } finally {
+      for (const [key, ticket] of claimed) this.release(key, ticket);
+    }
   }
 
   async close(): Promise<void> {

@@ -24,6 +24,11 @@ export type Body = Readable | AsyncIterable<Uint8Array> | Uint8Array | string;
 
 export interface PutOptions {
   contentType?: string;
+  /**
+   * Bytes a memory front keeps once stored, so that the next read of the object is served from memory (a
+   * vector tile just made). They are kept as given, not copied: the caller must never change them afterwards.
+   */
+  keepInMemory?: boolean;
 }
 
 export interface GetOptions {

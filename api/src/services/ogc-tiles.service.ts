@@ -128,7 +128,8 @@ export async function collectionTile(
   if (!making) {
     making = (async () => {
       const bytes = await makeVectorTile(deps, col, t);
-      const info = await deps.storage.tiles.put(key, bytes, { contentType: MVT_TYPE });
+      // The next request of the tile is served from the memory front (the bytes are never changed).
+      const info = await deps.storage.tiles.put(key, bytes, { contentType: MVT_TYPE, keepInMemory: true });
       dropEarlierRuns(deps, col, run).catch((err) =>
         deps.log.warn({ err, key }, 'could not delete earlier vector tiles'),
       );
