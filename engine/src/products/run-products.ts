@@ -21,7 +21,7 @@ import type { ProcessingOptions } from './options.js';
 import { NotTransferable, ProductLanes } from './product-lanes.js';
 import { valueReaders } from './product-thread.task.js';
 import { PRODUCTS } from './registry.js';
-import { packValue } from './value-codec.js';
+import { isPacked, packValue, unpackValue } from './value-codec.js';
 
 /** One entry of `manifest.json`: a file or a folder of tiles a run made. */
 export interface ManifestArtifact {
@@ -378,7 +378,8 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
               sourceName: o.sourceName ?? input.name.replace(/\.[^.]*$/, ''),
               tilerOptions: o.tilerOptions ?? {},
               wantFeatures: Boolean(o.hooks?.finished),
-              wantValue: Boolean(readers.get(product.id)),
+              // Products after it read its value; a `finished` hook is handed it too (unpacked when read).
+              wantValue: Boolean(readers.get(product.id)) || Boolean(o.hooks?.finished),
             },
             { progress, log: productLog },
             o.signal,
@@ -404,7 +405,9 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
       });
       const done = result;
       const made = await artifactsOf(product, done, o.outDir);
-      await hook(() => o.hooks?.finished?.(product, done, made));
+      // A lane's value comes packed: the hook reads the product's value itself, unpacked on first read.
+      const finished = isPacked(done.value) ? withUnpackedValue(done) : done;
+      await hook(() => o.hooks?.finished?.(product, finished, made));
       if (readers.get(product.id)) values.set(product.id, done.value ?? true);
       artifactsOfProduct.set(product.id, made);
       runOf.set(product.id, {
@@ -487,4 +490,20 @@ export async function writeManifest(outDir: string, manifest: Manifest): Promise
   const file = path.join(outDir, 'manifest.json');
   await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
   return file;
+}
+
+/** `result` with its packed value ({@link packValue}) read unpacked, once, when the caller reads it. */
+function withUnpackedValue(result: ProductResult): ProductResult {
+  let value: unknown;
+  let unpacked = false;
+  return Object.defineProperty({ ...result }, 'value', {
+    enumerable: true,
+    get() {
+      if (!unpacked) {
+        value = unpackValue(result.value);
+        unpacked = true;
+      }
+      return value;
+    },
+  });
 }
