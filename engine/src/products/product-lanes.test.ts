@@ -75,7 +75,12 @@ describe.runIf(hasRealData())('products in lane threads (Megaplot.laz)', () => {
   afterAll(async () => {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
-  const run = async (lanes: number, signal?: AbortSignal, progress?: (f: number, step: string) => void) => {
+  const run = async (
+    lanes: number,
+    signal?: AbortSignal,
+    progress?: (f: number, step: string) => void,
+    values?: Map<string, unknown>,
+  ) => {
     const outDir = await mkdtemp(path.join(tmpdir(), `nuage-lanes-${lanes}-`));
     dirs.push(outDir);
     return runProducts({
@@ -88,12 +93,26 @@ describe.runIf(hasRealData())('products in lane threads (Megaplot.laz)', () => {
       lanes,
       ...(signal ? { signal } : {}),
       ...(progress ? { progress } : {}),
+      ...(values ? { hooks: { finished: async (p, r) => void values.set(p.id, r.value) } } : {}),
     });
   };
 
   it('make the same products, in the same order, as one product at a time on this thread', async () => {
-    const inline = await run(0);
-    const laned = await run(2);
+    const inlineValues = new Map<string, unknown>();
+    const lanedValues = new Map<string, unknown>();
+    const inline = await run(0, undefined, undefined, inlineValues);
+    const inlineDir = dirs[dirs.length - 1]!;
+    const laned = await run(2, undefined, undefined, lanedValues);
+    const lanedDir = dirs[dirs.length - 1]!;
+    // The `finished` hook reads each product's value as the product made it, from a lane too (crossed packed,
+    // read unpacked), the last products' included, which no product after them reads.
+    for (const id of ['contours', 'tree-crowns', 'slope', 'report']) {
+      expect(lanedValues.has(id), id).toBe(inlineValues.has(id));
+      // The same but for the run's folder, in the paths of the files written.
+      const json = (v: unknown, dir: string) => JSON.stringify(v)?.replaceAll(dir, 'OUT');
+      expect(json(lanedValues.get(id), lanedDir), id).toBe(json(inlineValues.get(id), inlineDir));
+    }
+    expect((inlineValues.get('tree-crowns') as { crowns: unknown[] }).crowns.length).toBeGreaterThan(0);
     const ids = inline.runs.map((r) => r.id);
     expect(ids).toEqual(expect.arrayContaining(['classify', 'dtm', 'contours', 'slope', 'tree-crowns', 'report']));
     expect(laned.runs.map((r) => [r.id, r.status])).toEqual(inline.runs.map((r) => [r.id, r.status]));
