@@ -63,6 +63,41 @@ function ChartCard({
   );
 }
 
+/**
+ * A count per period as bars (left axis) with its running total as a line
+ * (right axis). A plain function, not a component: `ResponsiveContainer`
+ * sizes the chart element it is handed directly.
+ */
+function addedAndTotal(
+  rows: ReadonlyArray<Record<string, string | number>>,
+  key: 'users' | 'projects',
+  barColor: string,
+  lineColor: string,
+  addedName: string,
+  totalName: string,
+): ReactElement {
+  return (
+    <ComposedChart data={rows as Array<Record<string, string | number>>}>
+      <CartesianGrid strokeDasharray="3 3" opacity={0.4} />
+      <XAxis dataKey="period" tick={AXIS} />
+      <YAxis yAxisId="added" allowDecimals={false} tick={AXIS} />
+      <YAxis yAxisId="total" orientation="right" allowDecimals={false} tick={AXIS} />
+      <Tooltip />
+      <Legend />
+      <Bar isAnimationActive={false} yAxisId="added" dataKey={key} name={addedName} fill={barColor} />
+      <Line
+        isAnimationActive={false}
+        yAxisId="total"
+        dataKey={`${key}Total`}
+        name={totalName}
+        stroke={lineColor}
+        dot={false}
+        strokeWidth={2}
+      />
+    </ComposedChart>
+  );
+}
+
 function Kpi({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <Card className="nu-stats__kpi">
@@ -110,56 +145,24 @@ function Overview({ stats }: { stats: Statistics }) {
       </div>
       <div className="nu-stats__grid">
         <ChartCard title={t('billing:statistics.usersOverTime')} testId="chart-users">
-          <ComposedChart data={rows}>
-            <CartesianGrid strokeDasharray="3 3" opacity={0.4} />
-            <XAxis dataKey="period" tick={AXIS} />
-            <YAxis yAxisId="added" allowDecimals={false} tick={AXIS} />
-            <YAxis yAxisId="total" orientation="right" allowDecimals={false} tick={AXIS} />
-            <Tooltip />
-            <Legend />
-            <Bar
-              isAnimationActive={false}
-              yAxisId="added"
-              dataKey="users"
-              name={t('billing:statistics.added')}
-              fill={COLORS[0]}
-            />
-            <Line
-              isAnimationActive={false}
-              yAxisId="total"
-              dataKey="usersTotal"
-              name={t('billing:statistics.total')}
-              stroke={COLORS[2]}
-              dot={false}
-              strokeWidth={2}
-            />
-          </ComposedChart>
+          {addedAndTotal(
+            rows,
+            'users',
+            COLORS[0]!,
+            COLORS[2]!,
+            t('billing:statistics.added'),
+            t('billing:statistics.total'),
+          )}
         </ChartCard>
         <ChartCard title={t('billing:statistics.projectsOverTime')} testId="chart-projects">
-          <ComposedChart data={rows}>
-            <CartesianGrid strokeDasharray="3 3" opacity={0.4} />
-            <XAxis dataKey="period" tick={AXIS} />
-            <YAxis yAxisId="added" allowDecimals={false} tick={AXIS} />
-            <YAxis yAxisId="total" orientation="right" allowDecimals={false} tick={AXIS} />
-            <Tooltip />
-            <Legend />
-            <Bar
-              isAnimationActive={false}
-              yAxisId="added"
-              dataKey="projects"
-              name={t('billing:statistics.added')}
-              fill={COLORS[4]}
-            />
-            <Line
-              isAnimationActive={false}
-              yAxisId="total"
-              dataKey="projectsTotal"
-              name={t('billing:statistics.total')}
-              stroke={COLORS[3]}
-              dot={false}
-              strokeWidth={2}
-            />
-          </ComposedChart>
+          {addedAndTotal(
+            rows,
+            'projects',
+            COLORS[4]!,
+            COLORS[3]!,
+            t('billing:statistics.added'),
+            t('billing:statistics.total'),
+          )}
         </ChartCard>
         <ChartCard title={t(`billing:statistics.hectaresPer.${stats.interval}`)} testId="chart-hectares">
           <BarChart data={rows}>

@@ -15,7 +15,7 @@ import { PageFrame } from '../../../shared/ui/page-frame.js';
 import { TextField } from '../../../shared/ui/text-field.js';
 import { showToast } from '../../../shared/ui/toaster.js';
 import type { LedgerEntry, Subscription } from '../../billing/billing.api.js';
-import { formatHectares, gbUnit, parseDecimal } from '../../billing/billing-format.js';
+import { formatHectares, parseDecimal } from '../../billing/billing-format.js';
 import {
   Details,
   deltaText,
@@ -26,7 +26,7 @@ import {
   SubscriptionFacts,
 } from '../../billing/subscription-parts.js';
 import { EventList } from './event-list.js';
-import { CheckField, SelectField } from './form-fields.js';
+import { CheckField, LimitFields, SelectField } from './form-fields.js';
 import {
   type SubscriptionFormValues,
   subscriptionFormSchema,
@@ -44,7 +44,7 @@ import {
 import '../../billing/billing.css';
 
 function EditForm({ subscription, onSaved }: { subscription: Subscription; onSaved: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const initial = subscriptionFormValues(subscription);
   const form = useForm<SubscriptionFormValues>({
     resolver: zodResolver(subscriptionFormSchema),
@@ -116,31 +116,7 @@ function EditForm({ subscription, onSaved }: { subscription: Subscription; onSav
           type="date"
         />
       </div>
-      <div className="nu-form-grid">
-        <TextField
-          label={t('billing:fields.maxProjects')}
-          registration={register('maxProjects')}
-          error={e.maxProjects?.message}
-          helperText={t('billing:fields.emptyDefault')}
-          inputMode="numeric"
-        />
-        <TextField
-          label={t('billing:fields.maxInputFileBytes')}
-          registration={register('maxInputFileGb')}
-          error={e.maxInputFileGb?.message}
-          helperText={t('billing:fields.emptyDefault')}
-          inputMode="decimal"
-          rightElement={<span className="nu-unit">{gbUnit(i18n.language)}</span>}
-        />
-        <TextField
-          label={t('billing:fields.maxStorageBytes')}
-          registration={register('maxStorageGb')}
-          error={e.maxStorageGb?.message}
-          helperText={t('billing:fields.emptyDefault')}
-          inputMode="decimal"
-          rightElement={<span className="nu-unit">{gbUnit(i18n.language)}</span>}
-        />
-      </div>
+      <LimitFields register={register} errors={e} />
       <div className="nu-form-grid">
         <TextField label={t('billing:fields.paymentProductId')} registration={register('paymentProductId')} />
         <TextField

@@ -8,9 +8,8 @@ import { ErrorCallout } from '../../../shared/ui/error-callout.js';
 import { applyServerFieldErrors } from '../../../shared/ui/server-field-errors.js';
 import { TextField } from '../../../shared/ui/text-field.js';
 import type { SubscriptionTemplate } from '../../billing/billing.api.js';
-import { gbUnit } from '../../billing/billing-format.js';
 import { EventList } from './event-list.js';
-import { CheckField, SelectField } from './form-fields.js';
+import { CheckField, LimitFields, SelectField } from './form-fields.js';
 import { type TemplateFormValues, templateBody, templateFormSchema, templateFormValues } from './subscription-forms.js';
 import { createTemplate, editTemplate, useTemplate } from './subscriptions.api.js';
 
@@ -27,7 +26,7 @@ export function TemplateDialog({
   onClose: () => void;
   onSaved: (t: SubscriptionTemplate) => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [error, setError] = useState<unknown>(null);
   const history = useTemplate(isOpen && template ? template.id : null);
   const form = useForm<TemplateFormValues>({
@@ -111,31 +110,7 @@ export function TemplateDialog({
               inputMode="numeric"
             />
           </div>
-          <div className="nu-form-grid">
-            <TextField
-              label={t('billing:fields.maxProjects')}
-              registration={register('maxProjects')}
-              error={e.maxProjects?.message}
-              helperText={t('billing:fields.emptyDefault')}
-              inputMode="numeric"
-            />
-            <TextField
-              label={t('billing:fields.maxInputFileBytes')}
-              registration={register('maxInputFileGb')}
-              error={e.maxInputFileGb?.message}
-              helperText={t('billing:fields.emptyDefault')}
-              inputMode="decimal"
-              rightElement={<span className="nu-unit">{gbUnit(i18n.language)}</span>}
-            />
-            <TextField
-              label={t('billing:fields.maxStorageBytes')}
-              registration={register('maxStorageGb')}
-              error={e.maxStorageGb?.message}
-              helperText={t('billing:fields.emptyDefault')}
-              inputMode="decimal"
-              rightElement={<span className="nu-unit">{gbUnit(i18n.language)}</span>}
-            />
-          </div>
+          <LimitFields register={register} errors={e} />
           <div className="nu-form-grid">
             <TextField
               label={t('billing:fields.price')}
