@@ -1,33 +1,31 @@
 import { Button, Card, FormGroup, H2, HTMLSelect, Intent, Switch } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../../app/i18n.js';
 import { usePreferences } from '../../app/preferences.js';
 import { ROUTES } from '../../app/route-paths.js';
 import { useSession, useSessionStore } from '../../app/session-context.js';
 import type { Language, User } from '../../shared/api/types.js';
-import { countryOptions } from '../../shared/format/countries.js';
 import { formatDateTime } from '../../shared/format/format-date.js';
 import { errorMessage } from '../../shared/i18n/error-message.js';
 import { ErrorCallout } from '../../shared/ui/error-callout.js';
 import { PageFrame } from '../../shared/ui/page-frame.js';
-import { TextField } from '../../shared/ui/text-field.js';
 import { showToast } from '../../shared/ui/toaster.js';
 import { type ProfileValues, profileSchema } from '../auth/auth.schemas.js';
 import { MySubscriptionSummary } from '../billing/my-subscription.js';
 import { AccessTokensCard } from './access-tokens-card.js';
 import '../billing/billing.css';
+import { ProfileFields } from '../auth/profile-fields.js';
 import { updateCurrentUser } from './account.api.js';
 
 const LANGUAGE_NAMES: Record<Language, string> = { 'en-US': 'English', fr: 'Français' };
 
 function ProfileForm({ user }: { user: User }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const store = useSessionStore();
   const [error, setError] = useState<unknown>(null);
-  const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
   const {
     register,
     handleSubmit,
@@ -61,52 +59,7 @@ function ProfileForm({ user }: { user: User }) {
       <FormGroup label={t('auth:fields.email')} labelFor="field-email" helperText={t('account:profile.emailHelp')}>
         <input id="field-email" className="bp6-input bp6-fill" value={user.email} readOnly />
       </FormGroup>
-      <div className="nu-form-row">
-        <TextField
-          label={t('auth:fields.firstname')}
-          registration={register('firstname')}
-          error={errors.firstname?.message}
-          autoComplete="given-name"
-          required
-        />
-        <TextField
-          label={t('auth:fields.lastname')}
-          registration={register('lastname')}
-          error={errors.lastname?.message}
-          autoComplete="family-name"
-          required
-        />
-      </div>
-      <TextField
-        label={t('auth:fields.company')}
-        registration={register('company')}
-        error={errors.company?.message}
-        autoComplete="organization"
-      />
-      <Controller
-        control={control}
-        name="country"
-        render={({ field, fieldState }) => (
-          <FormGroup
-            label={t('auth:fields.country')}
-            labelFor="field-country"
-            labelInfo={t('common:form.required')}
-            intent={fieldState.error ? Intent.DANGER : Intent.NONE}
-            helperText={fieldState.error?.message ? t(fieldState.error.message) : undefined}
-          >
-            <HTMLSelect
-              id="field-country"
-              fill
-              name={field.name}
-              value={field.value}
-              onChange={(e) => field.onChange(e.currentTarget.value)}
-              onBlur={field.onBlur}
-              ref={field.ref}
-              options={[{ value: '', label: t('auth:fields.chooseCountry') }, ...countries]}
-            />
-          </FormGroup>
-        )}
-      />
+      <ProfileFields register={register} control={control} errors={errors} />
       <Button type="submit" intent={Intent.PRIMARY} loading={isSubmitting} disabled={!isDirty}>
         {t('account:profile.save')}
       </Button>

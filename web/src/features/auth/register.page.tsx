@@ -1,13 +1,12 @@
-import { Button, Callout, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
+import { Button, Callout, Intent } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { normalizeLanguage } from '../../app/i18n.js';
 import { ROUTES } from '../../app/route-paths.js';
 import { isApiError } from '../../shared/api/api-error.js';
-import { countryOptions } from '../../shared/format/countries.js';
 import { ErrorCallout } from '../../shared/ui/error-callout.js';
 import { PasswordField } from '../../shared/ui/password-field.js';
 import { applyServerFieldErrors } from '../../shared/ui/server-field-errors.js';
@@ -15,6 +14,7 @@ import { TextField } from '../../shared/ui/text-field.js';
 import { register as registerAccount, resendActivationMail } from './auth.api.js';
 import { type RegisterValues, registerSchema } from './auth.schemas.js';
 import { AuthCard } from './auth-card.js';
+import { ProfileFields } from './profile-fields.js';
 
 /** Sign-up (route auth/register): the registration payload of spec §3, checked with the §5 rules. */
 export function RegisterPage() {
@@ -26,7 +26,6 @@ export function RegisterPage() {
     error: null,
     done: false,
   });
-  const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
   const {
     register,
     handleSubmit,
@@ -126,54 +125,7 @@ export function RegisterPage() {
           autoFocus
           required
         />
-        <div className="nu-form-row">
-          <TextField
-            label={t('auth:fields.firstname')}
-            registration={register('firstname')}
-            error={errors.firstname?.message}
-            autoComplete="given-name"
-            required
-          />
-          <TextField
-            label={t('auth:fields.lastname')}
-            registration={register('lastname')}
-            error={errors.lastname?.message}
-            autoComplete="family-name"
-            required
-          />
-        </div>
-        <TextField
-          label={t('auth:fields.company')}
-          registration={register('company')}
-          error={errors.company?.message}
-          autoComplete="organization"
-        />
-        <Controller
-          control={control}
-          name="country"
-          render={({ field, fieldState }) => (
-            <FormGroup
-              label={t('auth:fields.country')}
-              labelFor="field-country"
-              labelInfo={t('common:form.required')}
-              intent={fieldState.error ? Intent.DANGER : Intent.NONE}
-              helperText={fieldState.error?.message ? t(fieldState.error.message) : undefined}
-            >
-              <HTMLSelect
-                id="field-country"
-                fill
-                name={field.name}
-                value={field.value}
-                onChange={(e) => field.onChange(e.currentTarget.value)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                aria-invalid={fieldState.error ? true : undefined}
-                options={[{ value: '', label: t('auth:fields.chooseCountry') }, ...countries]}
-                autoComplete="country"
-              />
-            </FormGroup>
-          )}
-        />
+        <ProfileFields register={register} control={control} errors={errors} />
         <PasswordField
           label={t('auth:fields.password')}
           registration={register('password')}
