@@ -246,6 +246,8 @@ async function remakeProducts(
         await ctx.step(`${product.id}:storing`);
         await storeOutput(deps, job, assetId, o.projectId, o.sourceName, result);
       },
+      // storeOutput reads files, tiles and features, never the value.
+      finishedReadsValue: false,
       failed: async (product, error) => {
         if (product.asset === false) return;
         const assetId = await assetOf(product);

@@ -225,6 +225,8 @@ export function processingTask(deps: AppDeps, workerId: string): Task {
             await ctx.step(`${product.id}:storing`);
             await storeOutput(deps, job, assetIds.get(product.id)!, projectId, sourceName, result);
           },
+          // storeOutput reads files, tiles and features, never the value.
+          finishedReadsValue: false,
           failed: async (product, error) => {
             if (product.asset === false) return;
             const f = classifyError(error);

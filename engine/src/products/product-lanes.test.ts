@@ -7,7 +7,7 @@ import { Cancelled, EngineError, InvalidInput } from '../core/errors.js';
 import { DEFAULT_PROCESSING_OPTIONS } from './options.js';
 import { reviveError, shareTypedArrays } from './product-lanes.js';
 import { serializeError } from './product-thread.task.js';
-import { runProducts } from './run-products.js';
+import { type RunHooks, runProducts } from './run-products.js';
 
 describe('values handed to lane threads', () => {
   it('moves large typed arrays to shared memory once, in place, with the same contents', () => {
@@ -80,6 +80,8 @@ describe.runIf(hasRealData())('products in lane threads (Megaplot.laz)', () => {
     signal?: AbortSignal,
     progress?: (f: number, step: string) => void,
     values?: Map<string, unknown>,
+    hooks?: RunHooks,
+    products = ['contours', 'contours-minor', 'slope', 'tree-crowns', 'buildings', 'report'],
   ) => {
     const outDir = await mkdtemp(path.join(tmpdir(), `nuage-lanes-${lanes}-`));
     dirs.push(outDir);
@@ -87,13 +89,14 @@ describe.runIf(hasRealData())('products in lane threads (Megaplot.laz)', () => {
       input: { path: realFile('Megaplot.laz') },
       options: {
         ...DEFAULT_PROCESSING_OPTIONS,
-        products: ['contours', 'contours-minor', 'slope', 'tree-crowns', 'buildings', 'report'],
+        products,
       },
       outDir,
       lanes,
       ...(signal ? { signal } : {}),
       ...(progress ? { progress } : {}),
       ...(values ? { hooks: { finished: async (p, r) => void values.set(p.id, r.value) } } : {}),
+      ...(hooks ? { hooks } : {}),
     });
   };
 
@@ -130,6 +133,28 @@ describe.runIf(hasRealData())('products in lane threads (Megaplot.laz)', () => {
     expect(laned.runs.find((r) => r.id === 'report')!.figures).toEqual(
       inline.runs.find((r) => r.id === 'report')!.figures,
     );
+  }, 240_000);
+
+  it('hand a hook that reads no value the features only (the processing job), not values no product reads', async () => {
+    const seen = new Map<string, { value: unknown; features: number }>();
+    const hooks = (readsValue: boolean): RunHooks => ({
+      finishedReadsValue: readsValue,
+      finished: async (p, r) => void seen.set(p.id, { value: r.value, features: [...(r.features?.() ?? [])].length }),
+    });
+    // Without the report, nothing reads the crowns' value: a lane keeps it from a hook that reads no value...
+    const laned = await run(2, undefined, undefined, undefined, hooks(false), ['contours', 'tree-crowns']);
+    expect(laned.runs.every((r) => r.status === 'READY')).toBe(true);
+    expect(seen.get('tree-crowns')!.value).toBeUndefined();
+    // ...but not the features the job stores in PostGIS.
+    const crownFeatures = seen.get('tree-crowns')!.features;
+    expect(crownFeatures).toBeGreaterThan(0);
+    // The tree tops' value, which the crowns read, crossed all the same.
+    expect(seen.get('tree-tops')!.value).toBeDefined();
+    // A hook that reads values gets it, and the same features.
+    seen.clear();
+    await run(2, undefined, undefined, undefined, hooks(true), ['contours', 'tree-crowns']);
+    expect((seen.get('tree-crowns')!.value as { crowns: unknown[] }).crowns.length).toBeGreaterThan(0);
+    expect(seen.get('tree-crowns')!.features).toBe(crownFeatures);
   }, 240_000);
 
   it('stops at a cancel reaching products in lane threads', async () => {

@@ -83,6 +83,12 @@ export interface RunHooks {
   input?(product: ProductDefinition): Promise<{ classes?: string } | undefined>;
   /** After a product ran, with what it made. */
   finished?(product: ProductDefinition, result: ProductResult, artifacts: ManifestArtifact[]): Promise<void>;
+  /**
+   * False when `finished` never reads `result.value` (the processing job
+   * stores files and features only): a product run on a lane then hands back
+   * no value that no later product reads. Default true.
+   */
+  finishedReadsValue?: boolean;
   /** A product failed (or could not run because a need failed). */
   failed?(product: ProductDefinition, error: unknown): Promise<void>;
 }
@@ -378,8 +384,10 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
               sourceName: o.sourceName ?? input.name.replace(/\.[^.]*$/, ''),
               tilerOptions: o.tilerOptions ?? {},
               wantFeatures: Boolean(o.hooks?.finished),
-              // Products after it read its value; a `finished` hook is handed it too (unpacked when read).
-              wantValue: Boolean(readers.get(product.id)) || Boolean(o.hooks?.finished),
+              // Products after it read its value; a `finished` hook reading values is handed it too (unpacked when read).
+              wantValue:
+                Boolean(readers.get(product.id)) ||
+                (Boolean(o.hooks?.finished) && o.hooks?.finishedReadsValue !== false),
             },
             { progress, log: productLog },
             o.signal,
