@@ -3,6 +3,7 @@ import type { Cql2Expr, Cql2Literal } from '../../services/ogc-cql2.js';
 import { type DatabaseHandle, runPrepared, statementName } from '../client.js';
 import type { Database } from '../types.js';
 import type { AccessTokenOwner } from './access-tokens.queries.js';
+import { geoJsonToEwkb, InvalidGeometry } from './features-ewkb.js';
 
 type Db = Kysely<Database>;
 
@@ -15,6 +16,20 @@ export interface GeoFeature {
 
 /** Rows per INSERT when loading features. */
 const BATCH = 500;
+
+/**
+ * A feature's geometry for an INSERT: binary EWKB (PostgreSQL reads numbers
+ * instead of parsing decimals; the same stored geometry), or the GeoJSON text
+ * for PostGIS to judge when it is not one the encoder takes.
+ */
+function geometryValue(g: GeoFeature['geometry']): RawBuilder<unknown> {
+  try {
+    return sql`ST_GeomFromEWKB(${geoJsonToEwkb(g)}::bytea)`;
+  } catch (err) {
+    if (!(err instanceof InvalidGeometry)) throw err;
+    return sql`ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(g)}), 4326)`;
+  }
+}
 
 /**
  * Replaces the features of an asset (in the caller's transaction, so readers
@@ -33,7 +48,7 @@ export async function replaceFeatures(db: Db, assetId: string, features: Iterabl
         batch.map((f) => ({
           asset_id: assetId,
           // With Z when the product has it (power lines, towers, tree tops, grid points): items carry their heights.
-          geom: sql`ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(f.geometry)}), 4326)`,
+          geom: geometryValue(f.geometry),
           properties: JSON.stringify(f.properties ?? {}),
         })),
       )
