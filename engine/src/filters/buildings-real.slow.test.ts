@@ -79,6 +79,18 @@ import { gatherCloud } from './cloud.js';
  * unchanged (not sparse). A gable model in the per-point robust fit was
  * tried and left out: +7 IGN roof points only, and 31 false ones in the
  * crowns of fusa thinned to 1/8.
+ *
+ * 2026-11-28, unchanged (AHN3 0.880 / 0.978, 0.924 / 0.916; IGN 0.842 /
+ * 0.954, 0.753 707/700 0.38 m, 0.764 699/700 0.37 m; fusa 0.994 / 0.962,
+ * 0.941 / 0.942; Williams 0.908 / 0.952, 0.850 / 0.850). The log now splits
+ * the footprint error (`falseAreaM2`, `missedAreaM2`; "alone": in buildings
+ * the other side does not touch). IGN RURAL: of 102,373 m² of vendor
+ * occupancy 20,471 m² missed, only 3,697 m² of it in buildings we miss
+ * whole; 6,442 m² false, 340 m² of it in footprints on no vendor building.
+ * Our class-6 occupancy closed like the footprints reaches 0.798 against the
+ * vendor's (the polygons 0.753). The rules tried that day for the rest (low
+ * roofs, returns of many on face planes, small clusters beside buildings)
+ * and why they were left out: see buildings-forest.slow.test.ts.
  */
 interface Case {
   file: string;
@@ -150,6 +162,9 @@ describe.runIf(hasRealData())('buildings against vendor class 6 on real files (o
         figures[mode] =
           `IoU ${f.iou.toFixed(3)}, ${f.footprintBuildings}/${f.referenceBuildings}, ` +
           `outline ${f.outlineErrorM.toFixed(2)} m`;
+        figures[mode] +=
+          `, false ${f.falseAreaM2.toFixed(0)} (alone ${f.falseAloneAreaM2.toFixed(0)}), ` +
+          `missed ${f.missedAreaM2.toFixed(0)} (alone ${f.missedAloneAreaM2.toFixed(0)}) of ${f.referenceAreaM2.toFixed(0)} m²`;
         expect(f.iou, `${mode} IoU`).toBeGreaterThanOrEqual(c.iou);
         expect(f.countError, `${mode} count error`).toBeLessThanOrEqual(c.countError);
         expect(f.outlineErrorM, `${mode} outline`).toBeLessThanOrEqual(c.outline);

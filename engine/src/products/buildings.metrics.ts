@@ -35,6 +35,12 @@ export interface FootprintAgreement {
   outlineErrorM: number;
   /** The other way: boundary of the reference buildings we cover half of to the nearest outline (NaN: none). */
   referenceToOutlineM: number;
+  /** Footprint area off the reference (false footprint), and of it, in footprints touching no reference cell. */
+  falseAreaM2: number;
+  falseAloneAreaM2: number;
+  /** Reference area off the footprints (missed), and of it, in reference buildings no footprint touches. */
+  missedAreaM2: number;
+  missedAloneAreaM2: number;
 }
 
 interface SegmentIndex {
@@ -188,6 +194,10 @@ export function footprintAgreement(
       countError: 0,
       outlineErrorM: 0,
       referenceToOutlineM: 0,
+      falseAreaM2: 0,
+      falseAloneAreaM2: 0,
+      missedAreaM2: 0,
+      missedAloneAreaM2: 0,
     };
   }
   const pad = 4 + Math.round(referenceClosing);
@@ -274,6 +284,20 @@ export function footprintAgreement(
   for (let k = 0; k < n; k++) if (fp[k] && ref[k]) fpOnRef[fpComp.label[k]!]!++;
   const referenceFound = refComp.sizes.filter((s, l) => s >= minCells && refOverlap[l]! >= 0.5 * s).length;
   const footprintsOnReference = fpComp.sizes.filter((s, l) => s >= minCells && fpOnRef[l]! >= 0.5 * s).length;
+  let falseCells = 0;
+  let falseAlone = 0;
+  let missedCells = 0;
+  let missedAlone = 0;
+  for (let k = 0; k < n; k++) {
+    if (fp[k] && !ref[k]) {
+      falseCells++;
+      if (fpOnRef[fpComp.label[k]!] === 0) falseAlone++;
+    }
+    if (ref[k] && !fp[k]) {
+      missedCells++;
+      if (refOverlap[refComp.label[k]!] === 0) missedAlone++;
+    }
+  }
   const refSamples: number[] = [];
   for (let r = 1; r < rows - 1; r++) {
     for (let c = 1; c < cols - 1; c++) {
@@ -344,5 +368,9 @@ export function footprintAgreement(
     countError: referenceBuildings > 0 ? Math.abs(footprintBuildings - referenceBuildings) / referenceBuildings : 0,
     outlineErrorM: samples > 0 ? (sum / samples) * unitToMetre : Number.NaN,
     referenceToOutlineM: refSamples.length > 0 ? (back / (refSamples.length / 2)) * unitToMetre : Number.NaN,
+    falseAreaM2: falseCells * cellArea,
+    falseAloneAreaM2: falseAlone * cellArea,
+    missedAreaM2: missedCells * cellArea,
+    missedAloneAreaM2: missedAlone * cellArea,
   };
 }
