@@ -1,5 +1,5 @@
+import { geoJsonToEwkb, InvalidGeometry } from '@nuage/engine/writers/ewkb.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { geoJsonToEwkb, InvalidGeometry } from '../src/db/queries/features-ewkb.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
 /**
@@ -141,7 +141,7 @@ describe('GeoJSON geometries as EWKB, against PostGIS reading the GeoJSON (real 
   ];
 
   it.each(cases)('%s: the same stored geometry, byte for byte', async (_name, g) => {
-    const ours = geoJsonToEwkb(g);
+    const ours = Buffer.from(geoJsonToEwkb(g));
     const { rows } = await tdb.pool.query<{ theirs: Buffer; back: Buffer }>(
       `SELECT ST_AsEWKB(ST_SetSRID(ST_GeomFromGeoJSON($1), 4326), 'NDR') AS theirs,
               ST_AsEWKB(ST_GeomFromEWKB($2::bytea), 'NDR') AS back`,

@@ -321,7 +321,9 @@ export async function storeOutput(
   const before = await findAsset(deps.database.db, assetId);
   const oldFiles = await listAssetFiles(deps.database.db, [assetId]);
   await deps.database.db.transaction().execute(async (trx) => {
-    if (output.features) await replaceFeatures(trx, assetId, output.features());
+    // Packed by the product's thread when it ran in one: EWKB and JSON text, straight to PostGIS.
+    if (output.packedFeatures) await replaceFeatures(trx, assetId, output.packedFeatures);
+    else if (output.features) await replaceFeatures(trx, assetId, output.features());
     await deleteAssetFiles(trx, assetId);
     for (const s of stored) await putAssetFile(trx, { assetId, ...s });
     await updateAsset(trx, assetId, {

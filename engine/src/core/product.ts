@@ -10,6 +10,7 @@
 
 import type { OptionName, ProcessingOptions } from '../products/options.js';
 import type { TilerOptions } from '../tiler/tiler-options.js';
+import type { PackedFeatures } from '../writers/ewkb.js';
 import type { Feature } from '../writers/geojson.writer.js';
 
 /** Layer types of spec §3, in layer order. */
@@ -63,6 +64,12 @@ export interface ProductResult<V = unknown> {
   tiles?: ProductTiles;
   /** Features in EPSG:4326 for the PostGIS features table (OGC API Features); called once. */
   features?: () => Iterable<Feature>;
+  /**
+   * The same features packed by the product's lane thread (EWKB and JSON
+   * text), when it ran in one: what the features table stores, with no
+   * GeoJSON objects on this thread. `features` then unpacks them.
+   */
+  packedFeatures?: PackedFeatures;
   /** Value the products that need this one read (a DTM raster, a classified cloud). */
   value?: V;
   /** Figures recorded in the processing job's result. */

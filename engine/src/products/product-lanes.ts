@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import * as errors from '../core/errors.js';
 import type { ProductResult } from '../core/product.js';
 import { threadExecArgv } from '../core/worker-bundle.mjs';
+import { unpackFeatures } from '../writers/ewkb.js';
 import type { LaneMessage, LaneTask, SerializedError } from './product-thread.task.js';
 import { packValue } from './value-codec.js';
 
@@ -118,10 +119,10 @@ export class ProductLanes {
           reject(reviveError(m.error));
         } else {
           finish();
-          const { features, ...rest } = m.result;
-          const result: ProductResult = features
-            ? { ...rest, features: () => features as ReturnType<NonNullable<ProductResult['features']>> }
-            : rest;
+          const { packedFeatures } = m.result;
+          const result: ProductResult = packedFeatures
+            ? { ...m.result, features: () => unpackFeatures(packedFeatures) }
+            : m.result;
           resolve({ result, thread: m.thread });
         }
       };

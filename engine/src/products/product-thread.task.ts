@@ -9,6 +9,7 @@ import { type MessagePort, threadId } from 'node:worker_threads';
 import { Cancelled } from '../core/errors.js';
 import type { ProductContext, ProductDefinition, ProductResult } from '../core/product.js';
 import type { TilerOptions } from '../tiler/tiler-options.js';
+import { packFeatures } from '../writers/ewkb.js';
 import type { ProcessingOptions } from './options.js';
 import { PRODUCTS } from './registry.js';
 import { isPacked, packValue, unpackValue } from './value-codec.js';
@@ -37,7 +38,7 @@ export interface LaneTask {
 export type LaneMessage =
   | { type: 'progress'; fraction: number }
   | { type: 'log'; message: string; data?: Record<string, unknown> }
-  | { type: 'done'; thread: number; result: Omit<ProductResult, 'features'> & { features?: unknown[] } }
+  | { type: 'done'; thread: number; result: Omit<ProductResult, 'features'> }
   | { type: 'error'; error: SerializedError };
 
 /** An error as it crosses threads: its class name, message, stack and own fields (code, field...). */
@@ -116,7 +117,8 @@ export async function runLaneTask(task: LaneTask, post: (m: LaneMessage) => void
         ...rest,
         // Packed here, on this thread: the main thread only passes its shared columns on.
         ...(value !== undefined && task.wantValue ? { value: packValue(value) } : {}),
-        ...(features && task.wantFeatures ? { features: Array.from(features()) } : {}),
+        // Packed here: EWKB in one shared buffer, not millions of coordinate arrays cloned to the main thread.
+        ...(features && task.wantFeatures ? { packedFeatures: packFeatures(features()) } : {}),
       },
     });
   } catch (error) {

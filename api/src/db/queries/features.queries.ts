@@ -1,9 +1,10 @@
+import { type FeatureRow, featureRows, type PackedFeatures } from '@nuage/engine/writers/ewkb.js';
+import type { Feature } from '@nuage/engine/writers/geojson.writer.js';
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Cql2Expr, Cql2Literal } from '../../services/ogc-cql2.js';
 import { type DatabaseHandle, runPrepared, statementName } from '../client.js';
 import type { Database } from '../types.js';
 import type { AccessTokenOwner } from './access-tokens.queries.js';
-import { geoJsonToEwkb, InvalidGeometry } from './features-ewkb.js';
 
 type Db = Kysely<Database>;
 
@@ -22,42 +23,44 @@ const BATCH = 500;
  * instead of parsing decimals; the same stored geometry), or the GeoJSON text
  * for PostGIS to judge when it is not one the encoder takes.
  */
-function geometryValue(g: GeoFeature['geometry']): RawBuilder<unknown> {
-  try {
-    return sql`ST_GeomFromEWKB(${geoJsonToEwkb(g)}::bytea)`;
-  } catch (err) {
-    if (!(err instanceof InvalidGeometry)) throw err;
-    return sql`ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(g)}), 4326)`;
-  }
+function geometryValue(row: FeatureRow): RawBuilder<unknown> {
+  if (row.ewkb)
+    return sql`ST_GeomFromEWKB(${Buffer.from(row.ewkb.buffer, row.ewkb.byteOffset, row.ewkb.byteLength)}::bytea)`;
+  return sql`ST_SetSRID(ST_GeomFromGeoJSON(${row.geojson}), 4326)`;
 }
 
 /**
  * Replaces the features of an asset (in the caller's transaction, so readers
- * see the old set or the new one). Geometries are validated by PostGIS.
- * Returns how many were inserted.
+ * see the old set or the new one): GeoJSON features, or features a product
+ * thread packed. Geometries are validated by PostGIS. Returns how many were
+ * inserted.
  */
-export async function replaceFeatures(db: Db, assetId: string, features: Iterable<GeoFeature>): Promise<number> {
+export async function replaceFeatures(
+  db: Db,
+  assetId: string,
+  features: Iterable<GeoFeature> | PackedFeatures,
+): Promise<number> {
   await db.deleteFrom('features').where('asset_id', '=', assetId).execute();
-  let batch: GeoFeature[] = [];
+  let batch: FeatureRow[] = [];
   let n = 0;
   const flush = async () => {
     if (batch.length === 0) return;
     await db
       .insertInto('features')
       .values(
-        batch.map((f) => ({
+        batch.map((row) => ({
           asset_id: assetId,
           // With Z when the product has it (power lines, towers, tree tops, grid points): items carry their heights.
-          geom: geometryValue(f.geometry),
-          properties: JSON.stringify(f.properties ?? {}),
+          geom: geometryValue(row),
+          properties: row.properties,
         })),
       )
       .execute();
     n += batch.length;
     batch = [];
   };
-  for (const f of features) {
-    batch.push(f);
+  for (const row of featureRows(features as Iterable<Feature> | PackedFeatures)) {
+    batch.push(row);
     if (batch.length >= BATCH) await flush();
   }
   await flush();

@@ -1,0 +1,310 @@
+import type { Feature, Geometry } from './geojson.writer.js';
+
+/**
+ * GeoJSON geometries as PostGIS extended WKB (little-endian, SRID 4326), the
+ * form the API stores features in: PostgreSQL reads binary numbers where it
+ * would parse the decimal text of `ST_GeomFromGeoJSON` (about half the
+ * database's time for contour lines of thousands of vertices), and the
+ * stored geometry is the same, bit for bit (the double nearest each decimal
+ * is the double JSON held).
+ *
+ * Validation stays: an unknown type, a malformed position or a non-finite
+ * number throws an {@link InvalidGeometry}, as `ST_GeomFromGeoJSON` would
+ * fail, never a silent NaN.
+ *
+ * A product thread hands its features to the main thread packed
+ * ({@link packFeatures}): every geometry's EWKB in one shared buffer and each
+ * feature's properties as JSON text, instead of millions of small coordinate
+ * arrays cloned across threads (and held on the main thread) one by one.
+ */
+
+const WKB_TYPE: Record<string, number> = {
+  Point: 1,
+  LineString: 2,
+  Polygon: 3,
+  MultiPoint: 4,
+  MultiLineString: 5,
+  MultiPolygon: 6,
+  GeometryCollection: 7,
+};
+const EWKB_Z = 0x80000000;
+const EWKB_SRID = 0x20000000;
+export const FEATURES_SRID = 4326;
+
+export class InvalidGeometry extends Error {
+  constructor(message: string) {
+    super(`invalid GeoJSON geometry: ${message}`);
+    this.name = 'InvalidGeometry';
+  }
+}
+
+interface GeoJsonGeometry {
+  type: string;
+  coordinates?: unknown;
+  geometries?: unknown;
+}
+
+/** Whether any position of the coordinates has a third number (PostGIS then keeps Z for the whole geometry). */
+function hasZ(c: unknown): boolean {
+  if (!Array.isArray(c) || c.length === 0) return false;
+  if (typeof c[0] === 'number') return c.length > 2;
+  for (const inner of c) if (hasZ(inner)) return true;
+  return false;
+}
+
+function geometryHasZ(g: GeoJsonGeometry): boolean {
+  if (g.type === 'GeometryCollection') {
+    return Array.isArray(g.geometries) && g.geometries.some((m) => geometryHasZ(m as GeoJsonGeometry));
+  }
+  return hasZ(g.coordinates);
+}
+
+/** A growing little-endian byte buffer. */
+class Writer {
+  private buf = Buffer.allocUnsafe(4096);
+  length = 0;
+
+  private room(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n));
+    this.buf.copy(next, 0, 0, this.length);
+    this.buf = next;
+  }
+
+  u8(v: number): void {
+    this.room(1);
+    this.buf[this.length++] = v;
+  }
+
+  u32(v: number): void {
+    this.room(4);
+    this.buf.writeUInt32LE(v >>> 0, this.length);
+    this.length += 4;
+  }
+
+  f64(v: number): void {
+    this.room(8);
+    this.buf.writeDoubleLE(v, this.length);
+    this.length += 8;
+  }
+
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+function position(w: Writer, p: unknown, z: boolean): void {
+  if (!Array.isArray(p) || p.length < 2 || p.length > 4) throw new InvalidGeometry('a position is not 2 to 4 numbers');
+  const n = z ? 3 : 2;
+  for (let k = 0; k < n; k++) {
+    // A 2D position in a geometry with Z gets 0, as PostGIS gives it.
+    const v = k < p.length ? p[k] : 0;
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidGeometry('a coordinate is not a finite number');
+    w.f64(v);
+  }
+}
+
+function positions(w: Writer, ps: unknown, z: boolean): void {
+  if (!Array.isArray(ps)) throw new InvalidGeometry('positions are not an array');
+  w.u32(ps.length);
+  for (const p of ps) position(w, p, z);
+}
+
+function header(w: Writer, type: string, z: boolean, srid: boolean): void {
+  w.u8(1);
+  w.u32(WKB_TYPE[type]! | (z ? EWKB_Z : 0) | (srid ? EWKB_SRID : 0));
+  if (srid) w.u32(FEATURES_SRID);
+}
+
+function list(c: unknown): unknown[] {
+  if (!Array.isArray(c)) throw new InvalidGeometry('coordinates are not an array');
+  return c;
+}
+
+function geometry(w: Writer, g: GeoJsonGeometry, z: boolean, srid: boolean): void {
+  if (typeof g !== 'object' || g === null || !(g.type in WKB_TYPE)) {
+    throw new InvalidGeometry(`unknown type ${String((g as GeoJsonGeometry | null)?.type)}`);
+  }
+  header(w, g.type, z, srid);
+  switch (g.type) {
+    case 'Point':
+      position(w, g.coordinates, z);
+      return;
+    case 'LineString':
+      positions(w, g.coordinates, z);
+      return;
+    case 'Polygon': {
+      const rings = list(g.coordinates);
+      w.u32(rings.length);
+      for (const r of rings) positions(w, r, z);
+      return;
+    }
+    case 'MultiPoint':
+    case 'MultiLineString':
+    case 'MultiPolygon': {
+      const parts = list(g.coordinates);
+      const part = g.type.slice('Multi'.length);
+      w.u32(parts.length);
+      for (const coordinates of parts) geometry(w, { type: part, coordinates }, z, false);
+      return;
+    }
+    default: {
+      const members = list(g.geometries);
+      w.u32(members.length);
+      for (const m of members) geometry(w, m as GeoJsonGeometry, z, false);
+    }
+  }
+}
+
+/** The EWKB of a GeoJSON geometry in EPSG:4326, for `ST_GeomFromEWKB`. */
+export function geoJsonToEwkb(g: GeoJsonGeometry): Uint8Array {
+  const w = new Writer();
+  geometry(w, g, geometryHasZ(g), true);
+  return w.bytes();
+}
+
+/** A feature as a row of the features table: its geometry (EWKB, or GeoJSON text when the encoder refused it) and properties as JSON text. */
+export interface FeatureRow {
+  ewkb: Uint8Array | null;
+  /** GeoJSON text of a geometry the encoder refused (PostGIS judges it), else null. */
+  geojson: string | null;
+  properties: string;
+}
+
+/** The row of a feature. */
+export function featureRow(f: { geometry: { type: string; coordinates?: unknown }; properties?: unknown }): FeatureRow {
+  const properties = JSON.stringify(f.properties ?? {});
+  try {
+    return { ewkb: geoJsonToEwkb(f.geometry), geojson: null, properties };
+  } catch (err) {
+    if (!(err instanceof InvalidGeometry)) throw err;
+    return { ewkb: null, geojson: JSON.stringify(f.geometry), properties };
+  }
+}
+
+/** Features packed to cross threads: a few buffers and strings, whatever their vertices. */
+export interface PackedFeatures {
+  kind: 'packed-features';
+  /** Every geometry's EWKB, one after the other (shared memory: posted without a copy). */
+  ewkb: Uint8Array;
+  /** End of feature i's EWKB in `ewkb` (its start is the end of i - 1). */
+  ends: Float64Array;
+  properties: string[];
+  /** GeoJSON text of the geometries the encoder refused, by feature (their EWKB is empty). */
+  refused: Array<[number, string]>;
+}
+
+export function isPackedFeatures(v: unknown): v is PackedFeatures {
+  return typeof v === 'object' && v !== null && (v as PackedFeatures).kind === 'packed-features';
+}
+
+/** Packs features (read once) for another thread. */
+export function packFeatures(features: Iterable<Feature>): PackedFeatures {
+  const w = new Writer();
+  const ends: number[] = [];
+  const properties: string[] = [];
+  const refused: Array<[number, string]> = [];
+  for (const f of features) {
+    const at = w.length;
+    try {
+      geometry(w, f.geometry, geometryHasZ(f.geometry), true);
+    } catch (err) {
+      if (!(err instanceof InvalidGeometry)) throw err;
+      w.length = at;
+      refused.push([ends.length, JSON.stringify(f.geometry)]);
+    }
+    ends.push(w.length);
+    properties.push(JSON.stringify(f.properties ?? {}));
+  }
+  const ewkb = new Uint8Array(new SharedArrayBuffer(w.length));
+  ewkb.set(w.bytes());
+  return { kind: 'packed-features', ewkb, ends: Float64Array.from(ends), properties, refused };
+}
+
+/** The rows of packed features, their EWKB as views of the shared buffer. */
+export function* packedRows(p: PackedFeatures): Generator<FeatureRow> {
+  const refused = new Map(p.refused);
+  let start = 0;
+  for (let i = 0; i < p.ends.length; i++) {
+    const end = p.ends[i]!;
+    const geojson = refused.get(i) ?? null;
+    yield {
+      ewkb: geojson === null ? p.ewkb.subarray(start, end) : null,
+      geojson,
+      properties: p.properties[i]!,
+    };
+    start = end;
+  }
+}
+
+/** Reads EWKB back (little-endian, as written here). */
+class Reader {
+  private readonly view: DataView;
+  at = 0;
+
+  constructor(bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  u8(): number {
+    return this.view.getUint8(this.at++);
+  }
+
+  u32(): number {
+    const v = this.view.getUint32(this.at, true);
+    this.at += 4;
+    return v;
+  }
+
+  f64(): number {
+    const v = this.view.getFloat64(this.at, true);
+    this.at += 8;
+    return v;
+  }
+}
+
+const TYPE_NAME = Object.fromEntries(Object.entries(WKB_TYPE).map(([k, v]) => [v, k])) as Record<number, string>;
+
+function readGeometry(r: Reader): { type: string; coordinates?: unknown; geometries?: unknown } {
+  if (r.u8() !== 1) throw new InvalidGeometry('EWKB not little-endian');
+  const flags = r.u32();
+  if (flags & EWKB_SRID) r.u32();
+  const z = (flags & EWKB_Z) !== 0;
+  const type = TYPE_NAME[flags & 0xff];
+  if (!type) throw new InvalidGeometry(`EWKB type ${flags & 0xff}`);
+  const pos = () => (z ? [r.f64(), r.f64(), r.f64()] : [r.f64(), r.f64()]);
+  const line = () => Array.from({ length: r.u32() }, pos);
+  switch (type) {
+    case 'Point':
+      return { type, coordinates: pos() };
+    case 'LineString':
+      return { type, coordinates: line() };
+    case 'Polygon':
+      return { type, coordinates: Array.from({ length: r.u32() }, line) };
+    case 'GeometryCollection':
+      return { type, geometries: Array.from({ length: r.u32() }, () => readGeometry(r)) };
+    default:
+      return { type, coordinates: Array.from({ length: r.u32() }, () => readGeometry(r).coordinates) };
+  }
+}
+
+/** The features of a pack, as GeoJSON again (for readers other than the features table). */
+export function* unpackFeatures(p: PackedFeatures): Generator<Feature> {
+  const refused = new Map(p.refused);
+  let start = 0;
+  for (let i = 0; i < p.ends.length; i++) {
+    const end = p.ends[i]!;
+    const text = refused.get(i);
+    const geometry = (
+      text !== undefined ? JSON.parse(text) : readGeometry(new Reader(p.ewkb.subarray(start, end)))
+    ) as Geometry;
+    yield { type: 'Feature', geometry, properties: JSON.parse(p.properties[i]!) as Feature['properties'] };
+    start = end;
+  }
+}
+
+/** The rows of features, packed or not. */
+export function* featureRows(features: Iterable<Feature> | PackedFeatures): Generator<FeatureRow> {
+  if (isPackedFeatures(features)) yield* packedRows(features);
+  else for (const f of features) yield featureRow(f);
+}
