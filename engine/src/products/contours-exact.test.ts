@@ -191,11 +191,12 @@ describe('contour tracing, exact', () => {
   });
 
   it('smooths contour lines of a steep rough slope without any crossing (buckets split)', () => {
-    const W = 32;
+    // About 120 lines a cell, so that cells hold more pieces than DENSE_CELL.
+    const W = 8;
     const dtm = createRaster(W, W, 0, W, 1, null);
     const rnd = random(7);
     for (let r = 0; r < W; r++) {
-      for (let c = 0; c < W; c++) dtm.data[r * W + c] = 300 - 6 * Math.hypot(c - 15.5, r - 14) + rnd() * 4;
+      for (let c = 0; c < W; c++) dtm.data[r * W + c] = 300 - 60 * Math.hypot(c - 3.5, r - 3) + rnd() * 40;
     }
     const raw = buildContours(dtm, { minorCm: 50, majorCm: 250, smoothing: 0 });
     const got = buildContours(dtm, { minorCm: 50, majorCm: 250, smoothing: 2 });

@@ -451,8 +451,18 @@ function segmentsCross(
   return (d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0);
 }
 
-/** Segment entries above which a bucket cell is split into sub-cells before comparing pairs. */
-const DENSE_CELL = 32;
+/**
+ * Segments of a line bucketed and compared as one piece (its points' box): a
+ * quarter of the entries to gather and bucket, the pairs of pieces whose
+ * boxes meet then compared segment by segment. {@link PIECE_STRIDE} and
+ * {@link PIECE_VALUES} are its offsets in flat coordinates and its values.
+ */
+const PIECE_SEGMENTS = 4;
+const PIECE_STRIDE = 2 * PIECE_SEGMENTS;
+const PIECE_VALUES = 2 * (PIECE_SEGMENTS + 1);
+
+/** Piece entries above which a bucket cell is split into sub-cells before comparing pairs. */
+const DENSE_CELL = 128;
 
 /** Rows of bucket cells whose segments are gathered and compared together (a band's segments stay in cache). */
 const BAND_ROWS = 8;
@@ -470,12 +480,14 @@ function lineOfOffset(lineBase: Float64Array, n: number, at: number): number {
 }
 
 /**
- * Finds pairs of different lines whose current geometry crosses (segments
- * bucketed on a grid of `cell`) and puts the raw, never-crossing geometry
- * back on both, until no crossing is left (at most 8 rounds). The grid is
- * taken in bands of {@link BAND_ROWS} rows: the segments of a band are first
- * copied side by side (line by line, as they lie in memory), then bucketed in
- * its cells and compared there. Exported for its test.
+ * Finds pairs of different lines whose current geometry crosses (pieces of
+ * {@link PIECE_SEGMENTS} segments bucketed on a grid of `cell` by their box)
+ * and puts the raw, never-crossing geometry back on both, until no crossing
+ * is left (at most 8 rounds). The grid is taken in bands of
+ * {@link BAND_ROWS} rows: the pieces of a band are first copied side by side
+ * (line by line, as they lie in memory), then bucketed in its cells and
+ * compared there. Two crossing segments lie in pieces whose boxes both hold
+ * the crossing point, so both cover its cell. Exported for its test.
  */
 export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: number): void {
   // Buckets as one grid over every vertex (raw and smoothed).
@@ -508,10 +520,12 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
   const coordsOf: Float64Array[] = new Array(n);
   const isRaw = new Uint8Array(n);
   /**
-   * The segments of the band being tested: end points (4 per entry), least and greatest x, least and
-   * greatest y, line, flags (1: changed, 2: raw), and the columns and rows (of the band) of the cells it covers.
+   * The pieces of the band being tested: points ({@link PIECE_VALUES} values per entry) and their count,
+   * least and greatest x, least and greatest y, line, flags (1: changed, 2: raw), and the columns and rows
+   * (of the band) of the cells it covers.
    */
   let entryXY = new Float64Array(0);
+  let entryPoints = new Uint8Array(0);
   let entryBox = new Float64Array(0);
   let entryLine = new Int32Array(0);
   let entryFlags = new Uint8Array(0);
@@ -532,37 +546,49 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
       coordsOf[li] = lines[li]!.coordinates;
       isRaw[li] = lines[li] === raw[li] ? 1 : 0;
     }
-    // Every band each segment's rows cover, in line and segment order: counted, then filled. The row of
-    // the least y is the least row of the two ends (the row of a coordinate is monotonic in it).
+    // Every band each piece's rows cover, in line and piece order: counted, then filled. The row of the
+    // least y is the least row of the piece's points (the row of a coordinate is monotonic in it).
     const bandStart = new Int32Array(bands + 1);
     for (let li = 0; li < n; li++) {
       const c = coordsOf[li]!;
       if (c.length < 4) continue;
       let rowA = Math.floor(c[1]! / cell) - r0;
-      for (let s = 0; s + 3 < c.length; s += 2) {
-        const rowB = Math.floor(c[s + 3]! / cell) - r0;
-        const last = (Math.max(rowA, rowB) / BAND_ROWS) | 0;
-        for (let b = (Math.min(rowA, rowB) / BAND_ROWS) | 0; b <= last; b++) bandStart[b + 1]!++;
-        rowA = rowB;
+      for (let s = 0; s + 3 < c.length; s += PIECE_STRIDE) {
+        let least = rowA;
+        let most = rowA;
+        const end = Math.min(s + PIECE_STRIDE, c.length - 2);
+        for (let t = s + 3; t <= end + 1; t += 2) {
+          rowA = Math.floor(c[t]! / cell) - r0;
+          if (rowA < least) least = rowA;
+          else if (rowA > most) most = rowA;
+        }
+        const last = (most / BAND_ROWS) | 0;
+        for (let b = (least / BAND_ROWS) | 0; b <= last; b++) bandStart[b + 1]!++;
       }
     }
     for (let b = 0; b < bands; b++) bandStart[b + 1]! += bandStart[b]!;
     const bandFill = bandStart.slice(0, bands);
-    // A segment as one number: the offset of its first x in the lines' coordinates laid end to end (lineBase[li]
-    // is that of line li), not a line and an offset (one array of a band's segments to scatter, not two).
+    // A piece as one number: the offset of its first x in the lines' coordinates laid end to end (lineBase[li]
+    // is that of line li), not a line and an offset (one array of a band's pieces to scatter, not two).
     lineBase[0] = 0;
     for (let li = 0; li < n; li++) lineBase[li + 1] = lineBase[li]! + coordsOf[li]!.length;
-    const segmentOf = new Int32Array(bandStart[bands]!);
+    const pieceOf = new Int32Array(bandStart[bands]!);
     for (let li = 0; li < n; li++) {
       const c = coordsOf[li]!;
       if (c.length < 4) continue;
       const base = lineBase[li]!;
       let rowA = Math.floor(c[1]! / cell) - r0;
-      for (let s = 0; s + 3 < c.length; s += 2) {
-        const rowB = Math.floor(c[s + 3]! / cell) - r0;
-        const last = (Math.max(rowA, rowB) / BAND_ROWS) | 0;
-        for (let b = (Math.min(rowA, rowB) / BAND_ROWS) | 0; b <= last; b++) segmentOf[bandFill[b]!++] = base + s;
-        rowA = rowB;
+      for (let s = 0; s + 3 < c.length; s += PIECE_STRIDE) {
+        let least = rowA;
+        let most = rowA;
+        const end = Math.min(s + PIECE_STRIDE, c.length - 2);
+        for (let t = s + 3; t <= end + 1; t += 2) {
+          rowA = Math.floor(c[t]! / cell) - r0;
+          if (rowA < least) least = rowA;
+          else if (rowA > most) most = rowA;
+        }
+        const last = (most / BAND_ROWS) | 0;
+        for (let b = (least / BAND_ROWS) | 0; b <= last; b++) pieceOf[bandFill[b]!++] = base + s;
       }
     }
     const revert = new Set<number>();
@@ -571,7 +597,8 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
       const m = bandStart[b + 1]! - begin;
       if (m < 2) continue;
       if (entryLine.length < m) {
-        entryXY = new Float64Array(8 * m);
+        entryXY = new Float64Array(2 * PIECE_VALUES * m);
+        entryPoints = new Uint8Array(2 * m);
         entryBox = new Float64Array(8 * m);
         entryLine = new Int32Array(2 * m);
         entryFlags = new Uint8Array(2 * m);
@@ -580,25 +607,32 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
       const rowBase = b * BAND_ROWS;
       cellStart.fill(0);
       let covered = 0;
-      // The band's segments are in line order: the line of the first is searched, the others' found going on.
-      let li = lineOfOffset(lineBase, n, segmentOf[begin]!);
+      // The band's pieces are in line order: the line of the first is searched, the others' found going on.
+      let li = lineOfOffset(lineBase, n, pieceOf[begin]!);
       for (let i = 0; i < m; i++) {
-        const at = segmentOf[begin + i]!;
+        const at = pieceOf[begin + i]!;
         while (lineBase[li + 1]! <= at) li++;
         const c = coordsOf[li]!;
         const s = at - lineBase[li]!;
-        const x1 = c[s]!;
-        const y1 = c[s + 1]!;
-        const x2 = c[s + 2]!;
-        const y2 = c[s + 3]!;
-        entryXY[4 * i] = x1;
-        entryXY[4 * i + 1] = y1;
-        entryXY[4 * i + 2] = x2;
-        entryXY[4 * i + 3] = y2;
-        const boxMinX = Math.min(x1, x2);
-        const boxMaxX = Math.max(x1, x2);
-        const boxMinY = Math.min(y1, y2);
-        const boxMaxY = Math.max(y1, y2);
+        const end = Math.min(s + PIECE_STRIDE, c.length - 2);
+        let boxMinX = c[s]!;
+        let boxMaxX = boxMinX;
+        let boxMinY = c[s + 1]!;
+        let boxMaxY = boxMinY;
+        let o = PIECE_VALUES * i;
+        entryXY[o++] = boxMinX;
+        entryXY[o++] = boxMinY;
+        for (let t = s + 2; t <= end; t += 2) {
+          const x = c[t]!;
+          const y = c[t + 1]!;
+          entryXY[o++] = x;
+          entryXY[o++] = y;
+          if (x < boxMinX) boxMinX = x;
+          else if (x > boxMaxX) boxMaxX = x;
+          if (y < boxMinY) boxMinY = y;
+          else if (y > boxMaxY) boxMaxY = y;
+        }
+        entryPoints[i] = (end - s) / 2 + 1;
         entryBox[4 * i] = boxMinX;
         entryBox[4 * i + 1] = boxMaxX;
         entryBox[4 * i + 2] = boxMinY;
@@ -643,9 +677,10 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
      * pairs to look at): sorted there in order of their least coordinate on
      * that axis, each is compared only with the next ones whose least
      * coordinate is at most its greatest and whose range on the other axis
-     * meets its own (segments with disjoint boxes cannot cross, and segments
-     * whose boxes meet share a cell). The test of a pair is the same either way
-     * round ({@link segmentsCross} computes the same four products).
+     * meets its own (pieces with disjoint boxes cannot cross, and pieces
+     * whose boxes meet share a cell), then segment by segment. The test of a
+     * pair is the same either way round ({@link segmentsCross} computes the
+     * same four products).
      */
     function sweep(list: Int32Array, from: number, to: number): void {
       // The band's arrays as constants here (not reloaded from the closure at each step of the loops).
@@ -653,6 +688,7 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
       const xy = entryXY;
       const lineOf = entryLine;
       const flags = entryFlags;
+      const points = entryPoints;
       let spanX = 0;
       let spanY = 0;
       for (let i = from; i < to; i++) {
@@ -674,15 +710,11 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
         const a = list[ai]!;
         const la = lineOf[a]!;
         const flagsA = flags[a]!;
-        const x1 = xy[4 * a]!;
-        const y1 = xy[4 * a + 1]!;
-        const x2 = xy[4 * a + 2]!;
-        const y2 = xy[4 * a + 3]!;
+        const firstA = PIECE_VALUES * a;
+        const lastA = firstA + 2 * points[a]! - 2;
         const maxAlong = box[4 * a + along + 1]!;
         const minAcross = box[4 * a + across]!;
         const maxAcross = box[4 * a + across + 1]!;
-        const dx = x2 - x1;
-        const dy = y2 - y1;
         for (let bi = ai + 1; bi < to; bi++) {
           const b = list[bi]!;
           if (box[4 * b + along]! > maxAlong) break;
@@ -691,10 +723,23 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
           const flagsB = flags[b]!;
           if (!((flagsA | flagsB) & 1) || flagsA & flagsB & 2) continue;
           if (box[4 * b + across]! > maxAcross || box[4 * b + across + 1]! < minAcross) continue;
-          const at = 4 * b;
-          if (segmentsCross(x1, y1, x2, y2, dx, dy, xy[at]!, xy[at + 1]!, xy[at + 2]!, xy[at + 3]!)) {
-            revert.add(la);
-            revert.add(lb);
+          const firstB = PIECE_VALUES * b;
+          const lastB = firstB + 2 * points[b]! - 2;
+          // Every segment of one piece against every segment of the other (their boxes meet).
+          pair: for (let sa = firstA; sa < lastA; sa += 2) {
+            const x1 = xy[sa]!;
+            const y1 = xy[sa + 1]!;
+            const x2 = xy[sa + 2]!;
+            const y2 = xy[sa + 3]!;
+            const dx = x2 - x1;
+            const dy = y2 - y1;
+            for (let at = firstB; at < lastB; at += 2) {
+              if (segmentsCross(x1, y1, x2, y2, dx, dy, xy[at]!, xy[at + 1]!, xy[at + 2]!, xy[at + 3]!)) {
+                revert.add(la);
+                revert.add(lb);
+                break pair;
+              }
+            }
           }
         }
       }
@@ -702,9 +747,10 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
     /**
      * A cell crossed by many lines (a steep slope), cell `k` of the band of
      * rows from `rowBase`, its entries cellEntry[from..to): they are bucketed
-     * again on a finer grid of s × s sub-cells, so only segments sharing a
-     * sub-cell are compared. Two crossing segments both cover the sub-cell of
-     * their crossing point (the sub-cell of a coordinate is monotonic in it).
+     * again on a finer grid of s × s sub-cells, so only pieces sharing a
+     * sub-cell are compared. The boxes of two pieces with crossing segments
+     * both cover the sub-cell of the crossing point (the sub-cell of a
+     * coordinate is monotonic in it).
      */
     function denseCell(k: number, rowBase: number, from: number, to: number): void {
       const m = to - from;

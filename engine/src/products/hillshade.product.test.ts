@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readGeoTiff } from '../raster/geotiff.reader.js';
 import { createRaster, type Raster } from '../raster/raster.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
-import { hillshade } from './hillshade.product.js';
+import { hillshade, hillshadeSampler } from './hillshade.product.js';
 import { slope } from './slope.product.js';
 import { gdal, hasGdal } from './test-gdal.js';
 
@@ -53,6 +53,26 @@ describe('hillshade and slope (Horn)', () => {
     expect(shade.data[0]).toBe(0);
     expect(shade.data[55]).toBeGreaterThan(240);
     expect(shade.data[44]).toBeCloseTo(shade.data[55]!, 5);
+  });
+
+  it('samples the same values as the whole hillshade, cell by cell (edges, holes, other light)', () => {
+    const dtm = dtmWithHole();
+    for (const options of [{}, { azimuth: 30, altitude: 60, zFactor: 2 }]) {
+      const shade = hillshade(dtm, options);
+      const shadeAt = hillshadeSampler(dtm, options);
+      let mismatches = 0;
+      let zeros = 0;
+      for (let r = 0; r < dtm.height; r++) {
+        for (let c = 0; c < dtm.width; c++) {
+          const v = shadeAt(r, c);
+          if (!Object.is(v, shade.data[r * dtm.width + c]!)) mismatches++;
+          if (v === 0) zeros++;
+        }
+      }
+      expect(mismatches).toBe(0);
+      // The border (2 × 240 + 2 × 178 cells) and the hole grown by one cell (12 × 32) are nodata.
+      expect(zeros).toBe(2 * 240 + 2 * 178 + 12 * 32);
+    }
   });
 
   it.runIf(hasGdal())('equals gdaldem hillshade and slope on the same DTM', async () => {

@@ -23,6 +23,23 @@ export const hillshadeOptionsSchema = z.object({
 });
 export type HillshadeOptions = z.input<typeof hillshadeOptionsSchema>;
 
+/** The terms of Horn's shade that do not change from cell to cell (gdaldem's order of operations). */
+function shadeTerms(dtm: Raster, opts: ReturnType<typeof hillshadeOptionsSchema.parse>) {
+  const scale = opts.scale ?? unitScale(dtm.crs);
+  const d2r = Math.PI / 180;
+  const zScaled = opts.zFactor / (8 * scale);
+  const cosAltZ = Math.cos(opts.altitude * d2r) * zScaled;
+  const az = opts.azimuth * d2r;
+  return {
+    sinAlt: Math.sin(opts.altitude * d2r),
+    cosAzCosAltZ: Math.cos(az) * cosAltZ,
+    sinAzCosAltZ: Math.sin(az) * cosAltZ,
+    squareZ: zScaled * zScaled,
+    ewres: dtm.resolution,
+    nsres: -dtm.resolution,
+  };
+}
+
 /**
  * Hillshade of a DTM by Horn's method, equal to `gdaldem hillshade` (same
  * defaults, z-factor and scale handling): values 1–255, 0 is nodata (edge
@@ -37,17 +54,7 @@ export function hillshade(dtm: Raster, options: HillshadeOptions = {}, context: 
   const { width, height, data, nodata } = dtm;
   const out = createRaster(width, height, dtm.originX, dtm.originY, dtm.resolution, dtm.crs, 0);
   out.data.fill(0);
-  const scale = opts.scale ?? unitScale(dtm.crs);
-  const d2r = Math.PI / 180;
-  const zScaled = opts.zFactor / (8 * scale);
-  const sinAlt = Math.sin(opts.altitude * d2r);
-  const cosAltZ = Math.cos(opts.altitude * d2r) * zScaled;
-  const az = opts.azimuth * d2r;
-  const cosAzCosAltZ = Math.cos(az) * cosAltZ;
-  const sinAzCosAltZ = Math.sin(az) * cosAltZ;
-  const squareZ = zScaled * zScaled;
-  const ewres = dtm.resolution;
-  const nsres = -dtm.resolution;
+  const { sinAlt, cosAzCosAltZ, sinAzCosAltZ, squareZ, ewres, nsres } = shadeTerms(dtm, opts);
   const o = out.data;
   for (let r = 1; r < height - 1; r++) {
     if (context.signal?.aborted) throw new Cancelled();
@@ -105,6 +112,54 @@ export function hillshade(dtm: Raster, options: HillshadeOptions = {}, context: 
     }
   }
   return out;
+}
+
+/**
+ * The value {@link hillshade} gives cell (`r`, `c`) of `dtm`, computed for that
+ * cell alone (same formula, same float32 rounding): for a caller that reads a
+ * few cells of a large DTM, such as the report's map, rather than all of them.
+ *
+ * @example
+ * const shadeAt = hillshadeSampler(dtm); const v = shadeAt(10, 12); // hillshade(dtm).data[10 * dtm.width + 12]
+ */
+export function hillshadeSampler(dtm: Raster, options: HillshadeOptions = {}): (r: number, c: number) => number {
+  const opts = hillshadeOptionsSchema.parse(options);
+  const { width, height, data, nodata } = dtm;
+  const { sinAlt, cosAzCosAltZ, sinAzCosAltZ, squareZ, ewres, nsres } = shadeTerms(dtm, opts);
+  return (r, c) => {
+    if (r < 1 || r >= height - 1 || c < 1 || c >= width - 1) return 0;
+    const up = (r - 1) * width + c;
+    const mid = r * width + c;
+    const dn = (r + 1) * width + c;
+    const a = data[up - 1]!;
+    const b = data[up]!;
+    const cc = data[up + 1]!;
+    const d = data[mid - 1]!;
+    const e = data[mid]!;
+    const f = data[mid + 1]!;
+    const g = data[dn - 1]!;
+    const h = data[dn]!;
+    const i = data[dn + 1]!;
+    if (
+      a === nodata ||
+      b === nodata ||
+      cc === nodata ||
+      d === nodata ||
+      e === nodata ||
+      f === nodata ||
+      g === nodata ||
+      h === nodata ||
+      i === nodata
+    ) {
+      return 0;
+    }
+    // The expressions of hillshade()'s loop, in the same order (the same doubles), stored as its float32 cells are.
+    const x = (a + d + d + g - (cc + f + f + i)) / ewres;
+    const y = (g + h + h + i - (a + b + b + cc)) / nsres;
+    const xxPlusYy = x * x + y * y;
+    const cang = (sinAlt - (y * cosAzCosAltZ - x * sinAzCosAltZ)) / Math.sqrt(1 + squareZ * xxPlusYy);
+    return Math.fround(cang <= 0 ? 1 : 1 + 254 * cang);
+  };
 }
 
 /** Validates that a raster is usable as a DTM input of a derived product. */

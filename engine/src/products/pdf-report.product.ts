@@ -9,7 +9,7 @@ import { PdfPathBatch } from '../writers/pdf-paths.js';
 import { encodePng } from '../writers/png.writer.js';
 import { productEntry } from './catalog.js';
 import type { ContourLine } from './contours.product.js';
-import { hillshade } from './hillshade.product.js';
+import { hillshadeSampler } from './hillshade.product.js';
 import type { ClassifiedCloud, DtmValue } from './product-values.js';
 import type { QualityReport } from './quality.product.js';
 import {
@@ -289,17 +289,32 @@ function map(doc: PDFKit.PDFDocument, data: ReportData, texts: ReportTexts): voi
   const x0 = PAGE.margin + (boxW - drawW) / 2;
   const y0 = doc.y;
   // Hillshade at about 3 pixels per point (sharp when printed), at most 1600 pixels wide.
-  const shade = hillshade(dtm);
+  // The shade of the sampled cells only (not of the whole DTM), each row's cells once: a row of the image
+  // sampling the same DTM row as the one before it is a copy of that one.
+  const shadeAt = hillshadeSampler(dtm);
   const px = Math.max(1, Math.min(1600, Math.round(drawW * 3)));
   const py = Math.max(1, Math.round((px * extentH) / extentW));
   const rgba = new Uint8Array(px * py * 4);
+  const sampledColumn = new Int32Array(px);
+  for (let c = 0; c < px; c++) sampledColumn[c] = Math.min(dtm.width - 1, Math.floor((c / px) * dtm.width));
+  let previousRow = -1;
   for (let r = 0; r < py; r++) {
     const sr = Math.min(dtm.height - 1, Math.floor((r / py) * dtm.height));
+    if (sr === previousRow) {
+      rgba.copyWithin(r * px * 4, (r - 1) * px * 4, r * px * 4);
+      continue;
+    }
+    previousRow = sr;
+    let previousColumn = -1;
+    let v = 0;
     for (let c = 0; c < px; c++) {
-      const sc = Math.min(dtm.width - 1, Math.floor((c / px) * dtm.width));
-      const v = shade.data[sr * dtm.width + sc]!;
+      const sc = sampledColumn[c]!;
+      if (sc !== previousColumn) {
+        v = shadeAt(sr, sc);
+        previousColumn = sc;
+      }
       const k = (r * px + c) * 4;
-      const valid = v !== shade.nodata && dtm.data[sr * dtm.width + sc] !== dtm.nodata;
+      const valid = v !== 0 && dtm.data[sr * dtm.width + sc] !== dtm.nodata;
       const g = valid ? 90 + (v / 255) * 165 : 255;
       rgba[k] = g;
       rgba[k + 1] = g;
