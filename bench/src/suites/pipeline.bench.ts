@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- pipeline [--upload-mb N] [--file NAME] [--skip-upload] [--skip-tiling] [--find-wires]`:
+ * `npm run bench -- pipeline [--upload-mb N] [--file NAME] [--skip-upload] [--skip-tiling] [--find-wires] [--api-processing]`:
  * the projects API end to end, over a scratch database on BENCH_DATABASE_URL
  * (default: the local PostgreSQL server) and a scratch store.
  *
@@ -19,8 +19,14 @@
  *    default options keep (no wire search); `--find-wires` processes with
  *    `--vendor-wire-classes FIND`, the cost of a file without wire classes.
  *    Reference, same run: reading the same file's bytes from disk.
+ * 4. `--api-processing`: the user's path, measured in this process: the replica
+ *    (of step 3, or written for this step) uploaded to a project, then the
+ *    API's tiling and processing jobs (every product, default options, features
+ *    stored in PostGIS): upload-to-READY time, each job's run time, this
+ *    process's CPU and peak RSS (API, worker and lane threads; PostgreSQL's
+ *    own CPU is not in it), the features stored.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -343,6 +349,81 @@ export default {
           },
         };
         console.log('processing', JSON.stringify(figures.processing));
+      }
+      if (args.includes('--api-processing')) {
+        // 4. The user's path: the replica uploaded to a project, tiled and processed by the API's jobs (every
+        //    product, default options), features stored in PostGIS, files in the store.
+        worker ??= await startWorker(deps, { databaseUrl: dbUrl.toString() });
+        const gb = Number(arg('--gb', '1'));
+        const replicaPath = path.join(dataDir, 'replica.las');
+        const replica = existsSync(replicaPath)
+          ? { path: replicaPath, bytes: (await stat(replicaPath)).size }
+          : await writeReplica(replicaPath, gb * 2 ** 30);
+        const project = await jsonCall(baseUrl, token, 'POST', '/api/projects', { name: 'API processing bench' });
+        const { signedUrl, asset } = await jsonCall(baseUrl, token, 'POST', '/api/assets/upload-signed-url', {
+          layerId: project.layers[0].id,
+          type: 'POINT_CLOUD',
+          filename: 'replica.las',
+          fileSize: replica.bytes,
+        });
+        const cpu0 = process.cpuUsage();
+        const sampler = rssSampler();
+        const t0 = performance.now();
+        const put = await request(signedUrl, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/octet-stream', 'content-length': String(replica.bytes) },
+          body: createReadStream(replica.path),
+        });
+        if (put.status !== 200) throw new Error(`upload: ${put.status} ${put.body}`);
+        const uploadMs = performance.now() - t0;
+        await jsonCall(baseUrl, token, 'POST', '/api/assets/start-tiling', {
+          assetId: asset.id,
+          processingOptions: {},
+        });
+        let p: { jobs: Record<string, { state: string; errorMessage: string | null } | undefined> };
+        for (;;) {
+          p = await jsonCall(baseUrl, token, 'GET', `/api/projects/${project.id}`);
+          const state = p.jobs.processing?.state;
+          if (state === 'SUCCESS') break;
+          if (state === 'FAILURE' || p.jobs.tiling?.state === 'FAILURE') {
+            throw new Error(`API processing failed: ${JSON.stringify(p.jobs)}`);
+          }
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        const totalMs = performance.now() - t0;
+        const rss = sampler.stop();
+        const cpu = process.cpuUsage(cpu0);
+        const jobs = await database.db
+          .selectFrom('jobs')
+          .select(['kind', 'started_at', 'finished_at', 'result'])
+          .where('project_id', '=', project.id)
+          .orderBy('id')
+          .execute();
+        const runMs = (j: { started_at: Date | string | null; finished_at: Date | string | null }) =>
+          j.started_at && j.finished_at ? new Date(j.finished_at).getTime() - new Date(j.started_at).getTime() : null;
+        const processing = jobs.find((j) => j.kind === 'PROCESSING');
+        const manifest = (processing?.result as { manifest?: { products?: Array<{ id: string; ms: number }> } } | null)
+          ?.manifest;
+        const features = await database.db
+          .selectFrom('features')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow();
+        const sizeGb = replica.bytes / 2 ** 30;
+        figures.apiProcessing = {
+          what: 'upload (HTTP PUT), tiling and processing jobs of the API (in this process: API, worker, lanes), default options',
+          input: { bytes: replica.bytes, gb: Math.round(sizeGb * 1000) / 1000 },
+          uploadSeconds: Math.round(uploadMs) / 1000,
+          uploadToReadySeconds: Math.round(totalMs) / 1000,
+          jobs: jobs.map((j) => ({ kind: j.kind, runSeconds: (runMs(j) ?? 0) / 1000 })),
+          processingJobMinutesPerGb: processing
+            ? Math.round(((runMs(processing) ?? 0) / 60_000 / sizeGb) * 100) / 100
+            : null,
+          processCpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100,
+          rss,
+          featuresStored: Number(features.n),
+          productsMs: Object.fromEntries((manifest?.products ?? []).map((x) => [x.id, x.ms])),
+        };
+        console.log('apiProcessing', JSON.stringify(figures.apiProcessing));
       }
       return figures;
     } finally {
