@@ -1,6 +1,6 @@
 import Delaunator from 'delaunator';
 import type { PointChunk } from '../core/chunk.js';
-import { buildPointGrid, type PointGrid } from './point-grid.js';
+import { buildMaskedPointGrid, type PointGrid } from './point-grid.js';
 
 /** Parameters of {@link densifyGround}, in CRS units (angles in radians). */
 export interface DensifyParameters {
@@ -38,7 +38,7 @@ export function densifyGround(
   p: DensifyParameters,
 ): number {
   const { x, y, z, count } = cloud;
-  const grid = buildPointGrid(x, y, count, p.cell, exclude ? (i) => exclude[i] === 0 : undefined);
+  const grid = buildMaskedPointGrid(x, y, count, p.cell, exclude, 0);
   const sinMax = Math.sin(p.maxAngle);
   const sinSmooth = Math.sin(Math.max(p.maxAngle, p.smoothAngle ?? 0));
   const rough = p.roughness;
@@ -104,11 +104,11 @@ export function acceptStepFaces(
   p: StepFaceParameters,
 ): number {
   const { x, y, z, count } = cloud;
-  const grid = buildPointGrid(x, y, count, p.cell, exclude ? (i) => exclude[i] === 0 : undefined);
+  const grid = buildMaskedPointGrid(x, y, count, p.cell, exclude, 0);
   // A face point's facet has all its vertices within maxEdge of it, one more than `margin` lower
   // and one more than `margin` higher: only points with such ground around them are located
   // in the TIN (none on flat ground, and then no TIN at all).
-  const near = buildPointGrid(x, y, count, Math.max(p.maxEdge, p.cell), (i) => ground[i] === 1);
+  const near = buildMaskedPointGrid(x, y, count, Math.max(p.maxEdge, p.cell), ground, 1);
   const low = new Float64Array(near.cols * near.rows).fill(Number.POSITIVE_INFINITY);
   const high = new Float64Array(near.cols * near.rows).fill(Number.NEGATIVE_INFINITY);
   for (let k = 0; k < low.length; k++) {

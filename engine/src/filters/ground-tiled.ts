@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
-import { quantiles } from '../core/select.js';
+import { selectInPlace } from '../core/select.js';
 import { threadPool } from '../core/thread-pool.js';
 import type { GroundOptions } from './ground.filter.js';
 import { type GroundTileTask, runGroundTile } from './ground-tile.task.js';
@@ -24,12 +24,143 @@ const workerPool = threadPool(new URL('./ground.worker.mjs', import.meta.url));
 
 /**
  * Strip limits by point count quantiles, so strips hold similar numbers of
- * points: the values a sorted copy would give, found by selection (linear
- * time) in one copy, freed when this returns.
+ * points: the values a sorted copy would give (see {@link exactQuantiles}).
  */
 function stripEdges(coord: Float64Array, count: number, tiles: number, lo: number, hi: number): number[] {
   const ranks = Array.from({ length: tiles - 1 }, (_, t) => Math.floor(((t + 1) * count) / tiles));
-  return [lo, ...quantiles(coord, count, ranks), hi + 1e-9];
+  return [lo, ...exactQuantiles(coord, count, ranks, lo, hi), hi + 1e-9];
+}
+
+/** Bins of the histogram {@link exactQuantiles} narrows the ranks with. */
+const QUANTILE_BINS = 1 << 16;
+
+/**
+ * The values of ranks `ranks` (ascending) of `values[0..count)`, all within
+ * [lo, hi], as a sorted copy would give them (`quantiles` of core/select.ts),
+ * without copying the values: a histogram over [lo, hi] finds the bin of every
+ * rank (bins follow value order, as the bin of a value never decreases with
+ * it), and the rank is selected among that bin's values only.
+ */
+export function exactQuantiles(
+  values: Float64Array,
+  count: number,
+  ranks: readonly number[],
+  lo: number,
+  hi: number,
+): number[] {
+  const bins = QUANTILE_BINS;
+  const scale = hi > lo ? bins / (hi - lo) : 0;
+  const last = bins - 1;
+  const histogram = new Int32Array(bins);
+  for (let i = 0; i < count; i++) {
+    let bin = Math.floor((values[i]! - lo) * scale);
+    if (bin > last) bin = last;
+    else if (bin < 0) bin = 0;
+    histogram[bin]!++;
+  }
+  // The bin of each rank, and the rank within that bin.
+  const rankBin = new Int32Array(ranks.length);
+  const within: number[] = [];
+  let bin = 0;
+  let before = 0;
+  for (let q = 0; q < ranks.length; q++) {
+    const k = ranks[q]!;
+    if (k < 0 || k >= count || (q > 0 && k < ranks[q - 1]!)) throw new RangeError('ranks must ascend within the count');
+    while (before + histogram[bin]! <= k) before += histogram[bin++]!;
+    rankBin[q] = bin;
+    within.push(k - before);
+  }
+  // The values of the wanted bins, gathered in one pass (a bin wanted by several ranks once).
+  const slot = new Int32Array(bins).fill(-1);
+  const offsets: number[] = [];
+  let total = 0;
+  for (let q = 0; q < ranks.length; q++) {
+    const b = rankBin[q]!;
+    if (slot[b]! >= 0) continue;
+    slot[b] = offsets.length;
+    offsets.push(total);
+    total += histogram[b]!;
+  }
+  offsets.push(total);
+  const gathered = new Float64Array(total);
+  const fill = offsets.slice(0, -1);
+  for (let i = 0; i < count; i++) {
+    const v = values[i]!;
+    let b = Math.floor((v - lo) * scale);
+    if (b > last) b = last;
+    else if (b < 0) b = 0;
+    const s = slot[b]!;
+    if (s >= 0) gathered[fill[s]!++] = v;
+  }
+  const out: number[] = [];
+  for (let q = 0; q < ranks.length; q++) {
+    const s = slot[rankBin[q]!]!;
+    out.push(selectInPlace(gathered, offsets[s]! + within[q]!, offsets[s]!, offsets[s + 1]! - 1));
+  }
+  return out;
+}
+
+/**
+ * The points with `from <= v < to`, in point order (a strip and its buffer),
+ * from two passes over the cloud.
+ */
+export function stripMembers(coord: Float64Array, count: number, from: number, to: number): Int32Array {
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const v = coord[i]!;
+    if (v >= from && v < to) n++;
+  }
+  const members = new Int32Array(n);
+  for (let i = 0, k = 0; i < count; i++) {
+    const v = coord[i]!;
+    if (v >= from && v < to) members[k++] = i;
+  }
+  return members;
+}
+
+/** The task of one strip: copies of its members' coordinates. */
+function stripTask(cloud: PointChunk, members: Int32Array, noise: NoiseOptions, ground: GroundOptions): GroundTileTask {
+  const { x, y, z } = cloud;
+  const n = members.length;
+  const task: GroundTileTask = {
+    x: new Float64Array(n),
+    y: new Float64Array(n),
+    z: new Float64Array(n),
+    noise,
+    ground,
+  };
+  const tx = task.x;
+  const ty = task.y;
+  const tz = task.z;
+  for (let k = 0; k < n; k++) {
+    const i = members[k]!;
+    tx[k] = x[i]!;
+    ty[k] = y[i]!;
+    tz[k] = z[i]!;
+  }
+  return task;
+}
+
+/** Copies a strip's results to the points it owns (`start <= v < end`). */
+function keepOwned(
+  coord: Float64Array,
+  members: Int32Array,
+  start: number,
+  end: number,
+  result: { noise: Uint8Array; ground: Uint8Array },
+  noise: Uint8Array,
+  ground: Uint8Array,
+): void {
+  const rn = result.noise;
+  const rg = result.ground;
+  for (let k = 0; k < members.length; k++) {
+    const i = members[k]!;
+    const v = coord[i]!;
+    if (v >= start && v < end) {
+      noise[i] = rn[k]!;
+      ground[i] = rg[k]!;
+    }
+  }
 }
 
 /**
@@ -51,11 +182,12 @@ export async function noiseAndGroundTiled(
   const { x, y, z, count } = cloud;
   const minPoints = options.minPointsPerTile ?? 250_000;
   const tiles = Math.min(threads * 2, Math.floor(count / minPoints));
+  const b = count > 0 ? extent(x, y, count) : null;
   // Cell sizes follow the whole cloud's spacing, so every tile filters the same way.
-  const pointSpacing = count > 0 ? meanSpacing(extent(x, y, count), count) : 1;
+  const pointSpacing = b ? meanSpacing(b, count) : 1;
   const noiseOptions = { pointSpacing, ...options.noise };
   const groundOptions = { pointSpacing, ...options.ground };
-  if (threads <= 1 || tiles < 2) {
+  if (threads <= 1 || tiles < 2 || !b) {
     return runGroundTile({
       x: x.subarray(0, count),
       y: y.subarray(0, count),
@@ -64,7 +196,6 @@ export async function noiseAndGroundTiled(
       ground: groundOptions,
     });
   }
-  const b = extent(x, y, count);
   const alongX = b.maxX - b.minX >= b.maxY - b.minY;
   const coord = alongX ? x : y;
   const lo = alongX ? b.minX : b.minY;
@@ -79,44 +210,14 @@ export async function noiseAndGroundTiled(
   let next = 0;
   // A strip is cut when a thread is free to take it, so only `threads` strips' copies exist at once.
   const strip = async (t: number) => {
-    const start = edges[t]!;
-    const end = edges[t + 1]!;
-    let n = 0;
-    for (let i = 0; i < count; i++) {
-      const v = coord[i]!;
-      if (v >= start - buffer && v < end + buffer) n++;
-    }
-    const members = new Int32Array(n);
-    for (let i = 0, k = 0; i < count; i++) {
-      const v = coord[i]!;
-      if (v >= start - buffer && v < end + buffer) members[k++] = i;
-    }
-    const task: GroundTileTask = {
-      x: new Float64Array(n),
-      y: new Float64Array(n),
-      z: new Float64Array(n),
-      noise: noiseOptions,
-      ground: groundOptions,
-    };
-    for (let k = 0; k < n; k++) {
-      const i = members[k]!;
-      task.x[k] = x[i]!;
-      task.y[k] = y[i]!;
-      task.z[k] = z[i]!;
-    }
+    const own = stripMembers(coord, count, edges[t]! - buffer, edges[t + 1]! + buffer);
+    const task = stripTask(cloud, own, noiseOptions, groundOptions);
     if (context.signal?.aborted) throw new Cancelled();
     const result = (await runner.run(task, {
       transferList: [task.x.buffer, task.y.buffer, task.z.buffer] as never,
       signal: context.signal,
     })) as { noise: Uint8Array; ground: Uint8Array };
-    for (let k = 0; k < n; k++) {
-      const i = members[k]!;
-      const v = coord[i]!;
-      if (v >= start && v < end) {
-        noise[i] = result.noise[k]!;
-        ground[i] = result.ground[k]!;
-      }
-    }
+    keepOwned(coord, own, edges[t]!, edges[t + 1]!, result, noise, ground);
     done++;
     context.progress?.(done / tiles, 'ground');
   };

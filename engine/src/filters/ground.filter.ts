@@ -5,8 +5,8 @@ import { DisjointSets } from '../core/disjoint-sets.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
 import { acceptStepFaces, densifyGround } from './densify.js';
 import { acceptEmbankments } from './ground-embankments.js';
-import { groundAt, groundModel } from './hag.filter.js';
-import { bilinear, gradient, inpaint, open } from './morphology.js';
+import { groundModel } from './hag.filter.js';
+import { bilinear, bilinearAt, gradient, inpaint, Morphology } from './morphology.js';
 import { extent, meanSpacing } from './point-grid.js';
 import { type PointGraph, pointGraph, roughness, smoothSegments } from './surface.js';
 
@@ -188,9 +188,12 @@ export function groundFilter(
   const isObject = new Uint8Array(cols * rows);
   const maxRadius = Math.max(1, Math.ceil(o.window / cellMetres));
   let last: Float32Array = zmin;
+  // Two surfaces in turn: each opening reads the last one and writes the other.
+  const morphology = new Morphology(cols, rows, maxRadius);
+  const opened = [new Float32Array(cols * rows), new Float32Array(cols * rows)];
   for (let r = 1; r <= maxRadius; r++) {
     if (context.signal?.aborted) throw new Cancelled();
-    const cur = open(last, cols, rows, r);
+    const cur = morphology.open(last, r, opened[r % 2]!);
     const t = (o.slope * r * cellMetres) / vu;
     for (let k = 0; k < cur.length; k++) if (last[k]! - cur[k]! > t) isObject[k] = 1;
     last = cur;
@@ -348,12 +351,14 @@ function refineOnEnvelope(
   below: number,
 ): void {
   const { x, y, z: zs, count } = cloud;
-  const { cols, rows, cellOf } = pointCells(x, y, count, cell, b, ground, 1);
-  // The lowest ground point of every cell, the first in input order on a tie.
+  // The lowest ground point of every cell (those of `pointCells`), the first in input order on a tie.
+  const cols = Math.max(1, Math.floor((b.maxX - b.minX) / cell) + 1);
+  const rows = Math.max(1, Math.floor((b.maxY - b.minY) / cell) + 1);
   const best = new Int32Array(cols * rows).fill(-1);
+  const inv = 1 / cell;
   for (let i = 0; i < count; i++) {
-    const k = cellOf[i]!;
-    if (k < 0) continue;
+    if (ground[i] !== 1) continue;
+    const k = cellIndex(x[i]!, y[i]!, b.minX, b.minY, inv, cols, rows);
     const j = best[k]!;
     if (j < 0 || zs[i]! < zs[j]!) best[k] = i;
   }
@@ -370,16 +375,20 @@ function refineOnEnvelope(
   const area = Math.max(1e-9, (b.maxX - b.minX) * (b.maxY - b.minY));
   const modelCell = Math.max(cell / 2, Math.sqrt(area / 20e6));
   const model = groundModel(cloud, seed, modelCell, Math.ceil((2 * cell) / modelCell) + 2, b);
-  const grad = gradient(model.surface, model.cols, model.rows, model.cell);
+  const { surface, cols: mc, rows: mr, minX: mx, minY: my, cell: ms } = model;
+  const grad = gradient(surface, mc, mr, ms);
   for (let i = 0; i < count; i++) {
     if (exclude && exclude[i] !== 0) {
       ground[i] = 0;
       continue;
     }
-    const d = zs[i]! - groundAt(model, x[i]!, y[i]!);
-    const c = Math.min(model.cols - 1, Math.max(0, Math.floor((x[i]! - model.minX) / model.cell)));
-    const r = Math.min(model.rows - 1, Math.max(0, Math.floor((y[i]! - model.minY) / model.cell)));
-    ground[i] = d <= offset + slopeScalar * grad[r * model.cols + c]! && d >= -below ? 1 : 0;
+    // The position in cells, shared by the model's height (groundAt) and the gradient's cell.
+    const u = (x[i]! - mx) / ms;
+    const v = (y[i]! - my) / ms;
+    const d = zs[i]! - bilinearAt(surface, mc, mr, u - 0.5, v - 0.5);
+    const c = Math.min(mc - 1, Math.max(0, Math.floor(u)));
+    const r = Math.min(mr - 1, Math.max(0, Math.floor(v)));
+    ground[i] = d <= offset + slopeScalar * grad[r * mc + c]! && d >= -below ? 1 : 0;
   }
 }
 
@@ -406,19 +415,20 @@ function pointCells(
   const inv = 1 / cellSize;
   const { minX, minY } = b;
   for (let i = 0; i < count; i++) {
-    if (mask !== null && mask[i] !== want) {
-      cellOf[i] = -1;
-      continue;
-    }
-    let c = Math.floor((x[i]! - minX) * inv);
-    let r = Math.floor((y[i]! - minY) * inv);
-    if (c < 0) c = 0;
-    else if (c >= cols) c = cols - 1;
-    if (r < 0) r = 0;
-    else if (r >= rows) r = rows - 1;
-    cellOf[i] = r * cols + c;
+    cellOf[i] = mask !== null && mask[i] !== want ? -1 : cellIndex(x[i]!, y[i]!, minX, minY, inv, cols, rows);
   }
   return { cols, rows, cellOf };
+}
+
+/** The cell of (x, y) in {@link pointCells}' grid (`inv`: one over the cell size), clamped to it. */
+function cellIndex(x: number, y: number, minX: number, minY: number, inv: number, cols: number, rows: number): number {
+  let c = Math.floor((x - minX) * inv);
+  let r = Math.floor((y - minY) * inv);
+  if (c < 0) c = 0;
+  else if (c >= cols) c = cols - 1;
+  if (r < 0) r = 0;
+  else if (r >= rows) r = rows - 1;
+  return r * cols + c;
 }
 
 /**

@@ -6,6 +6,7 @@
 /**
  * 1D running min over a window of 2r+1 (van Herk / Gil-Werman, O(n)) along a
  * strided line; `g` and `h` are scratch arrays of at least n + 2r elements.
+ * `negate` reads the line negated (the min of the negated values).
  */
 function runMin(
   src: Float32Array,
@@ -16,6 +17,7 @@ function runMin(
   r: number,
   g: Float32Array,
   h: Float32Array,
+  negate: boolean,
 ): void {
   const k = 2 * r + 1;
   const m = n + 2 * r;
@@ -23,7 +25,8 @@ function runMin(
     g[i] = Number.POSITIVE_INFINITY;
     g[m - 1 - i] = Number.POSITIVE_INFINITY;
   }
-  for (let j = 0; j < n; j++) g[j + r] = src[offset + j * stride]!;
+  if (negate) for (let j = 0; j < n; j++) g[j + r] = -src[offset + j * stride]!;
+  else for (let j = 0; j < n; j++) g[j + r] = src[offset + j * stride]!;
   h.set(g.subarray(0, m));
   for (let b = 0; b < m; b += k) {
     const end = Math.min(b + k, m);
@@ -44,37 +47,75 @@ function runMin(
   }
 }
 
-/** Erosion of a surface with a square window of radius r cells. */
-function erode(
-  src: Float32Array,
-  cols: number,
-  rows: number,
-  r: number,
-  tmp: Float32Array,
-  out: Float32Array,
-): Float32Array {
-  const len = cols + 2 * r + 1;
-  const g = new Float32Array(len);
-  const h = new Float32Array(len);
-  for (let row = 0; row < rows; row++) runMin(src, tmp, row * cols, 1, cols, r, g, h);
-  runMinColumns(tmp, out, cols, rows, r);
-  return out;
+/**
+ * Scratch arrays of the erosions and dilations of one surface size, for
+ * windows up to a radius: reused across the passes of an opening.
+ */
+export class Morphology {
+  private readonly tmp: Float32Array;
+  private readonly lineG: Float32Array;
+  private readonly lineH: Float32Array;
+  private readonly blockG: Float32Array;
+  private readonly blockH: Float32Array;
+  private readonly eroded: Float32Array;
+
+  constructor(
+    readonly cols: number,
+    readonly rows: number,
+    readonly maxRadius: number,
+  ) {
+    const cells = cols * rows;
+    this.tmp = new Float32Array(cells);
+    this.eroded = new Float32Array(cells);
+    this.lineG = new Float32Array(cols + 2 * maxRadius + 1);
+    this.lineH = new Float32Array(cols + 2 * maxRadius + 1);
+    this.blockG = new Float32Array((rows + 2 * maxRadius) * cols);
+    this.blockH = new Float32Array((rows + 2 * maxRadius) * cols);
+  }
+
+  /**
+   * Erosion (`negate` false) of `src` into `out` with a square window of
+   * radius r; with `negate`, the dilation, as the negated erosion of the
+   * negated surface (the same values). `out` may be `src`.
+   */
+  erode(src: Float32Array, r: number, out: Float32Array, negate = false): Float32Array {
+    if (r > this.maxRadius) throw new RangeError(`radius ${r} above ${this.maxRadius}`);
+    const { cols, rows, tmp } = this;
+    for (let row = 0; row < rows; row++) runMin(src, tmp, row * cols, 1, cols, r, this.lineG, this.lineH, negate);
+    runMinColumns(tmp, out, cols, rows, r, this.blockG, this.blockH, negate);
+    return out;
+  }
+
+  /** Morphological opening (erosion then dilation) of `src` into `out` (which may be `src`). */
+  open(src: Float32Array, r: number, out: Float32Array): Float32Array {
+    this.erode(src, r, this.eroded);
+    return this.erode(this.eroded, r, out, true);
+  }
 }
 
 /**
  * {@link runMin} down every column at once, row after row (memory in order,
  * not one cell per cache line): the same blocks, comparisons and results.
+ * `g` and `h` hold at least (rows + 2r) × cols values; `negate` negates
+ * what is written.
  */
-function runMinColumns(src: Float32Array, dst: Float32Array, cols: number, rows: number, r: number): void {
+function runMinColumns(
+  src: Float32Array,
+  dst: Float32Array,
+  cols: number,
+  rows: number,
+  r: number,
+  g: Float32Array,
+  h: Float32Array,
+  negate: boolean,
+): void {
   const k = 2 * r + 1;
   const m = rows + 2 * r;
   // Padded line i holds source row i - r (+∞ above and below the surface).
-  const g = new Float32Array(m * cols);
-  const h = new Float32Array(m * cols);
   g.fill(Number.POSITIVE_INFINITY, 0, r * cols);
   g.set(src.subarray(0, rows * cols), r * cols);
-  g.fill(Number.POSITIVE_INFINITY, (r + rows) * cols);
-  h.set(g);
+  g.fill(Number.POSITIVE_INFINITY, (r + rows) * cols, m * cols);
+  h.set(g.subarray(0, m * cols));
   for (let b = 0; b < m; b += k) {
     const end = Math.min(b + k, m);
     for (let i = b + 1; i < end; i++) {
@@ -93,23 +134,18 @@ function runMinColumns(src: Float32Array, dst: Float32Array, cols: number, rows:
     }
   }
   const w = 2 * r * cols;
-  for (let j = 0; j < rows * cols; j++) dst[j] = Math.min(h[j]!, g[j + w]!);
+  if (negate) for (let j = 0; j < rows * cols; j++) dst[j] = -Math.min(h[j]!, g[j + w]!);
+  else for (let j = 0; j < rows * cols; j++) dst[j] = Math.min(h[j]!, g[j + w]!);
 }
 
 /** Erosion (isMin) or dilation of a full surface with a square window of radius r cells. */
 export function morph(src: Float32Array, cols: number, rows: number, r: number, isMin: boolean): Float32Array {
-  if (isMin) return erode(src, cols, rows, r, new Float32Array(src.length), new Float32Array(src.length));
-  // Dilation is erosion of the negated surface.
-  const neg = new Float32Array(src.length);
-  for (let i = 0; i < src.length; i++) neg[i] = -src[i]!;
-  const out = erode(neg, cols, rows, r, new Float32Array(src.length), neg);
-  for (let i = 0; i < out.length; i++) out[i] = -out[i]!;
-  return out;
+  return new Morphology(cols, rows, r).erode(src, r, new Float32Array(src.length), !isMin);
 }
 
 /** Morphological opening (erosion then dilation) with a square window of radius r. */
 export function open(src: Float32Array, cols: number, rows: number, r: number): Float32Array {
-  return morph(morph(src, cols, rows, r, true), cols, rows, r, false);
+  return new Morphology(cols, rows, r).open(src, r, new Float32Array(src.length));
 }
 
 /**
@@ -227,8 +263,14 @@ export function bilinear(
   x: number,
   y: number,
 ): number {
-  let fc = (x - minX) / cell - 0.5;
-  let fr = (y - minY) / cell - 0.5;
+  return bilinearAt(surface, cols, rows, (x - minX) / cell - 0.5, (y - minY) / cell - 0.5);
+}
+
+/**
+ * {@link bilinear} at fractional cell coordinates (`fc`, `fr`): column and
+ * row from the centre of cell (0, 0), clamped to the surface.
+ */
+export function bilinearAt(surface: Float32Array, cols: number, rows: number, fc: number, fr: number): number {
   if (fc < 0) fc = 0;
   else if (fc > cols - 1) fc = cols - 1;
   if (fr < 0) fr = 0;

@@ -57,3 +57,33 @@ describe('noiseFilter', () => {
     expect(flagged).toBe(0);
   });
 });
+
+describe('noiseFilter voxel counts', () => {
+  it('flags the same points whether the voxels are counted in an array or, past its size, in a hash table', () => {
+    let seed = 11;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    // A rough field with trees and scattered returns in the air: isolated points of both kinds.
+    const count = 20_000;
+    const x = new Float64Array(count + 1);
+    const y = new Float64Array(count + 1);
+    const z = new Float64Array(count + 1);
+    for (let i = 0; i < count; i++) {
+      x[i] = random() * 200;
+      y[i] = random() * 100;
+      const air = i % 97 === 0;
+      z[i] = air ? 10 + random() * 60 : random() * 0.5 + (i % 5 === 0 ? random() * 15 : 0);
+    }
+    const small = noiseFilter({ count, x, y, z });
+    // One return 10 km up: the voxel block is far too tall for an array; no other point's voxel changes.
+    x[count] = 100;
+    y[count] = 50;
+    z[count] = 10_000;
+    const large = noiseFilter({ count: count + 1, x, y, z });
+    expect(large[count]).toBe(HIGH_NOISE);
+    expect(Array.from(large.subarray(0, count))).toEqual(Array.from(small));
+    expect(small.filter((v) => v === HIGH_NOISE).length).toBeGreaterThan(50);
+  });
+});

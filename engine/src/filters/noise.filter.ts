@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { CountTable } from '../core/count-table.js';
 import { Cancelled } from '../core/errors.js';
-import { buildPointGrid, extent, meanSpacing } from './point-grid.js';
+import { buildMaskedPointGrid, extent, meanSpacing } from './point-grid.js';
 
 /**
  * Options of the noise filter (`filters.noise`). Lengths in metres.
@@ -61,6 +61,41 @@ export function lowestFirst(index: Int32Array, start: number, end: number, zs: F
 
 const LOWEST_BUFFER = new Int32Array(LOW_PASSES + 1);
 
+/** Voxel blocks of at most this many voxels (or two per point) are counted in an array. */
+const DENSE_VOXELS = 1 << 20;
+
+/**
+ * Marks 18 (high noise) the points whose voxel and its 26 neighbours hold at
+ * most `isolated` other points (`voxels(key)`: the points of a voxel).
+ */
+function markIsolated(
+  keyOf: Float64Array,
+  voxels: (key: number) => number,
+  rows: number,
+  cols: number,
+  isolated: number,
+  out: Uint8Array,
+): void {
+  const neighbourCount = new Map<number, number>();
+  for (let i = 0; i < keyOf.length; i++) {
+    const key = keyOf[i]!;
+    if (voxels(key) - 1 > isolated) continue;
+    let n = neighbourCount.get(key);
+    if (n === undefined) {
+      n = 0;
+      for (let dl = -1; dl <= 1; dl++) {
+        for (let dr = -1; dr <= 1; dr++) {
+          for (let dc = -1; dc <= 1; dc++) {
+            n += voxels(key + (dl * rows + dr) * cols + dc);
+          }
+        }
+      }
+      neighbourCount.set(key, n);
+    }
+    if (n - 1 <= isolated) out[i] = HIGH_NOISE;
+  }
+}
+
 /** Class codes the noise filter assigns. */
 export const LOW_POINT = 7;
 export const HIGH_NOISE = 18;
@@ -88,43 +123,40 @@ export function noiseFilter(cloud: PointChunk, options: NoiseOptions = {}, conte
   const step = Math.max(o.step / hu, 3 * spacing);
   const stepZ = (step * hu) / vu;
   let minZ = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < count; i++) if (zs[i]! < minZ) minZ = zs[i]!;
+  let maxZ = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < count; i++) {
+    const zi = zs[i]!;
+    if (zi < minZ) minZ = zi;
+    if (zi > maxZ) maxZ = zi;
+  }
   const cols = Math.floor((b.maxX - b.minX) / step) + 3;
   const rows = Math.floor((b.maxY - b.minY) / step) + 3;
-  const voxels = new CountTable();
+  // Voxel (c, r, l) is key (l * rows + r) * cols + c; c, r and l start at 1, so every voxel's 26 neighbours have keys too.
+  const levels = Math.floor((maxZ - minZ) / stepZ) + 3;
   const keyOf = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     const c = Math.floor((x[i]! - b.minX) / step) + 1;
     const r = Math.floor((y[i]! - b.minY) / step) + 1;
     const l = Math.floor((zs[i]! - minZ) / stepZ) + 1;
-    const key = (l * rows + r) * cols + c;
-    keyOf[i] = key;
-    voxels.add(key);
+    keyOf[i] = (l * rows + r) * cols + c;
   }
-  const neighbourCount = new Map<number, number>();
-  for (let i = 0; i < count; i++) {
-    const key = keyOf[i]!;
-    if (voxels.get(key) - 1 > o.isolated) continue;
-    let n = neighbourCount.get(key);
-    if (n === undefined) {
-      n = 0;
-      for (let dl = -1; dl <= 1; dl++) {
-        for (let dr = -1; dr <= 1; dr++) {
-          for (let dc = -1; dc <= 1; dc++) {
-            n += voxels.get(key + (dl * rows + dr) * cols + dc);
-          }
-        }
-      }
-      neighbourCount.set(key, n);
-    }
-    if (n - 1 <= o.isolated) out[i] = HIGH_NOISE;
+  // Counts per voxel: an array over the voxel block when it is small (a few per point), else a hash table.
+  const blockSize = cols * rows * levels;
+  if (blockSize <= Math.max(DENSE_VOXELS, 2 * count)) {
+    const voxels = new Int32Array(blockSize);
+    for (let i = 0; i < count; i++) voxels[keyOf[i]!]!++;
+    markIsolated(keyOf, (key) => voxels[key]!, rows, cols, o.isolated, out);
+  } else {
+    const voxels = new CountTable();
+    for (let i = 0; i < count; i++) voxels.add(keyOf[i]!);
+    markIsolated(keyOf, (key) => voxels.get(key), rows, cols, o.isolated, out);
   }
   if (context.signal?.aborted) throw new Cancelled();
 
   // 2. Low outliers: a cell's lowest remaining point far below the lowest points around it.
   const cell = Math.max(o.lowCell / hu, 3 * spacing);
   const drop = o.lowDrop / vu;
-  const grid = buildPointGrid(x, y, count, cell, (i) => out[i] === 0, b);
+  const grid = buildMaskedPointGrid(x, y, count, cell, out, 0, b);
   const cells = grid.cols * grid.rows;
   // Each cell's lowest points first, by z (then point order); `cursor` walks past points flagged low.
   for (let k = 0; k < cells; k++) lowestFirst(grid.index, grid.start[k]!, grid.start[k + 1]!, zs, LOW_PASSES + 1);

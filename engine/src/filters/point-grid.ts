@@ -38,6 +38,7 @@ export function extent(
 
 /**
  * Buckets the points of `include` (all when absent) into square cells.
+ * {@link buildMaskedPointGrid} does the same for a mask, without a call per point.
  */
 export function buildPointGrid(
   x: Float64Array,
@@ -47,27 +48,78 @@ export function buildPointGrid(
   include?: (i: number) => boolean,
   bounds = extent(x, y, count),
 ): PointGrid {
-  const cols = Math.max(1, Math.floor((bounds.maxX - bounds.minX) / cellSize) + 1);
-  const rows = Math.max(1, Math.floor((bounds.maxY - bounds.minY) / cellSize) + 1);
-  const cells = cols * rows;
+  const g = gridShape(bounds, cellSize);
   const cellOf = new Int32Array(count);
-  const start = new Int32Array(cells + 1);
-  const inv = 1 / cellSize;
+  const start = new Int32Array(g.cols * g.rows + 1);
   for (let i = 0; i < count; i++) {
     if (include && !include(i)) {
       cellOf[i] = -1;
       continue;
     }
-    let c = Math.floor((x[i]! - bounds.minX) * inv);
-    let r = Math.floor((y[i]! - bounds.minY) * inv);
-    if (c < 0) c = 0;
-    else if (c >= cols) c = cols - 1;
-    if (r < 0) r = 0;
-    else if (r >= rows) r = rows - 1;
-    const cell = r * cols + c;
+    const cell = cellAt(g, x[i]!, y[i]!);
     cellOf[i] = cell;
     start[cell + 1]!++;
   }
+  return bucketCells(g, cellSize, cellOf, start);
+}
+
+/**
+ * {@link buildPointGrid} of the points whose `mask` value is `want` (every
+ * point when `mask` is null): the same grid.
+ */
+export function buildMaskedPointGrid(
+  x: Float64Array,
+  y: Float64Array,
+  count: number,
+  cellSize: number,
+  mask: Uint8Array | null,
+  want: number,
+  bounds = extent(x, y, count),
+): PointGrid {
+  const g = gridShape(bounds, cellSize);
+  const cellOf = new Int32Array(count);
+  const start = new Int32Array(g.cols * g.rows + 1);
+  for (let i = 0; i < count; i++) {
+    if (mask !== null && mask[i] !== want) {
+      cellOf[i] = -1;
+      continue;
+    }
+    const cell = cellAt(g, x[i]!, y[i]!);
+    cellOf[i] = cell;
+    start[cell + 1]!++;
+  }
+  return bucketCells(g, cellSize, cellOf, start);
+}
+
+interface GridShape {
+  minX: number;
+  minY: number;
+  cols: number;
+  rows: number;
+  inv: number;
+}
+
+function gridShape(bounds: { minX: number; minY: number; maxX: number; maxY: number }, cellSize: number): GridShape {
+  const cols = Math.max(1, Math.floor((bounds.maxX - bounds.minX) / cellSize) + 1);
+  const rows = Math.max(1, Math.floor((bounds.maxY - bounds.minY) / cellSize) + 1);
+  return { minX: bounds.minX, minY: bounds.minY, cols, rows, inv: 1 / cellSize };
+}
+
+/** Cell of (x, y), clamped to the grid. */
+function cellAt(g: GridShape, x: number, y: number): number {
+  let c = Math.floor((x - g.minX) * g.inv);
+  let r = Math.floor((y - g.minY) * g.inv);
+  if (c < 0) c = 0;
+  else if (c >= g.cols) c = g.cols - 1;
+  if (r < 0) r = 0;
+  else if (r >= g.rows) r = g.rows - 1;
+  return r * g.cols + c;
+}
+
+/** The bucket lists from the cell of every point and the counts per cell (in `start[cell + 1]`). */
+function bucketCells(g: GridShape, cellSize: number, cellOf: Int32Array, start: Int32Array): PointGrid {
+  const cells = g.cols * g.rows;
+  const count = cellOf.length;
   for (let k = 0; k < cells; k++) start[k + 1]! += start[k]!;
   const fill = start.slice(0, cells);
   const index = new Int32Array(start[cells]!);
@@ -76,7 +128,7 @@ export function buildPointGrid(
     if (cell < 0) continue;
     index[fill[cell]!++] = i;
   }
-  return { minX: bounds.minX, minY: bounds.minY, cellSize, cols, rows, start, index, cellOf };
+  return { minX: g.minX, minY: g.minY, cellSize, cols: g.cols, rows: g.rows, start, index, cellOf };
 }
 
 /**

@@ -1,6 +1,6 @@
 import Delaunator from 'delaunator';
 import type { PointChunk } from '../core/chunk.js';
-import { buildPointGrid } from './point-grid.js';
+import { buildMaskedPointGrid } from './point-grid.js';
 
 /**
  * The neighbourhood graph of a cloud: the edges of a 2D Delaunay TIN of every
@@ -15,7 +15,7 @@ export interface PointGraph {
 /** Builds the {@link PointGraph} of the points not excluded (vertices in grid order for locality). */
 export function pointGraph(cloud: PointChunk, exclude: Uint8Array | null, cell: number): PointGraph {
   const { x, y, count } = cloud;
-  const grid = buildPointGrid(x, y, count, cell, exclude ? (i) => exclude[i] === 0 : undefined);
+  const grid = buildMaskedPointGrid(x, y, count, cell, exclude, 0);
   const order = grid.index;
   const n = order.length;
   const start = new Int32Array(count + 1);
