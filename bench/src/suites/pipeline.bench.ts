@@ -120,7 +120,9 @@ function request(
   init: { method: string; headers?: Record<string, string>; body?: Readable | string },
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method, headers: init.headers }, (res) => {
+    // A new connection a request: a kept-alive socket the server closes while a job holds its thread (the worker
+    // runs in this process) would reset the next poll (ECONNRESET), which is the client's race, not the server's.
+    const req = http.request(url, { method: init.method, headers: init.headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (d: Buffer) => parts.push(d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString() }));
