@@ -171,15 +171,27 @@ export interface FeatureRow {
   properties: string;
 }
 
-/** The row of a feature. */
-export function featureRow(f: { geometry: { type: string; coordinates?: unknown }; properties?: unknown }): FeatureRow {
-  const properties = JSON.stringify(f.properties ?? {});
+/**
+ * Writes a geometry's EWKB with its SRID; when the encoder refuses it, writes
+ * nothing and returns its GeoJSON text instead (for PostGIS to judge).
+ */
+function writeOrRefuse(w: Writer, g: GeoJsonGeometry): string | null {
+  const at = w.length;
   try {
-    return { ewkb: geoJsonToEwkb(f.geometry), geojson: null, properties };
+    geometry(w, g, geometryHasZ(g), true);
+    return null;
   } catch (err) {
     if (!(err instanceof InvalidGeometry)) throw err;
-    return { ewkb: null, geojson: JSON.stringify(f.geometry), properties };
+    w.length = at;
+    return JSON.stringify(g);
   }
+}
+
+/** The row of a feature. */
+export function featureRow(f: { geometry: { type: string; coordinates?: unknown }; properties?: unknown }): FeatureRow {
+  const w = new Writer();
+  const geojson = writeOrRefuse(w, f.geometry);
+  return { ewkb: geojson === null ? w.bytes() : null, geojson, properties: JSON.stringify(f.properties ?? {}) };
 }
 
 /** Features packed to cross threads: a few buffers and strings, whatever their vertices. */
@@ -205,14 +217,8 @@ export function packFeatures(features: Iterable<Feature>): PackedFeatures {
   const properties: string[] = [];
   const refused: Array<[number, string]> = [];
   for (const f of features) {
-    const at = w.length;
-    try {
-      geometry(w, f.geometry, geometryHasZ(f.geometry), true);
-    } catch (err) {
-      if (!(err instanceof InvalidGeometry)) throw err;
-      w.length = at;
-      refused.push([ends.length, JSON.stringify(f.geometry)]);
-    }
+    const geojson = writeOrRefuse(w, f.geometry);
+    if (geojson !== null) refused.push([ends.length, geojson]);
     ends.push(w.length);
     properties.push(JSON.stringify(f.properties ?? {}));
   }
@@ -290,16 +296,9 @@ function readGeometry(r: Reader): { type: string; coordinates?: unknown; geometr
 
 /** The features of a pack, as GeoJSON again (for readers other than the features table). */
 export function* unpackFeatures(p: PackedFeatures): Generator<Feature> {
-  const refused = new Map(p.refused);
-  let start = 0;
-  for (let i = 0; i < p.ends.length; i++) {
-    const end = p.ends[i]!;
-    const text = refused.get(i);
-    const geometry = (
-      text !== undefined ? JSON.parse(text) : readGeometry(new Reader(p.ewkb.subarray(start, end)))
-    ) as Geometry;
-    yield { type: 'Feature', geometry, properties: JSON.parse(p.properties[i]!) as Feature['properties'] };
-    start = end;
+  for (const row of packedRows(p)) {
+    const geometry = (row.ewkb ? readGeometry(new Reader(row.ewkb)) : JSON.parse(row.geojson!)) as Geometry;
+    yield { type: 'Feature', geometry, properties: JSON.parse(row.properties) as Feature['properties'] };
   }
 }
 
