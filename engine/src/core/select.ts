@@ -44,19 +44,83 @@ export function selectInPlace(a: Float64Array, k: number, lo = 0, hi = a.length 
   return a[k]!;
 }
 
+/** Bins of the histogram {@link quantiles} narrows the ranks with. */
+const QUANTILE_BINS = 1 << 16;
+
 /**
  * The values of ranks `ranks` (ascending) of `values[0..count)`, as a sorted
- * copy would give them, from one unsorted copy: each selection narrows the
- * range the next one searches.
+ * copy would give them, without copying the values: a histogram over
+ * [lo, hi] (the values' range, found when not given) finds the bin of every
+ * rank (bins follow value order, as the bin of a value never decreases with
+ * it), and the rank is selected among that bin's values only.
  */
-export function quantiles(values: Float64Array, count: number, ranks: readonly number[]): number[] {
-  const a = values.slice(0, count);
+export function quantiles(
+  values: Float64Array,
+  count: number,
+  ranks: readonly number[],
+  range: { lo: number; hi: number } = rangeOf(values, count),
+): number[] {
+  const { lo, hi } = range;
+  const bins = QUANTILE_BINS;
+  const scale = hi > lo ? bins / (hi - lo) : 0;
+  const last = bins - 1;
+  const histogram = new Int32Array(bins);
+  for (let i = 0; i < count; i++) {
+    let bin = Math.floor((values[i]! - lo) * scale);
+    if (bin > last) bin = last;
+    else if (bin < 0) bin = 0;
+    histogram[bin]!++;
+  }
+  // The bin of each rank, and the rank within that bin.
+  const rankBin = new Int32Array(ranks.length);
+  const within: number[] = [];
+  let bin = 0;
+  let before = 0;
+  for (let q = 0; q < ranks.length; q++) {
+    const k = ranks[q]!;
+    if (k < 0 || k >= count || (q > 0 && k < ranks[q - 1]!)) throw new RangeError('ranks must ascend within the count');
+    while (before + histogram[bin]! <= k) before += histogram[bin++]!;
+    rankBin[q] = bin;
+    within.push(k - before);
+  }
+  // The values of the wanted bins, gathered in one pass (a bin wanted by several ranks once).
+  const slot = new Int32Array(bins).fill(-1);
+  const offsets: number[] = [];
+  let total = 0;
+  for (let q = 0; q < ranks.length; q++) {
+    const b = rankBin[q]!;
+    if (slot[b]! >= 0) continue;
+    slot[b] = offsets.length;
+    offsets.push(total);
+    total += histogram[b]!;
+  }
+  offsets.push(total);
+  const gathered = new Float64Array(total);
+  const fill = offsets.slice(0, -1);
+  for (let i = 0; i < count; i++) {
+    const v = values[i]!;
+    let b = Math.floor((v - lo) * scale);
+    if (b > last) b = last;
+    else if (b < 0) b = 0;
+    const s = slot[b]!;
+    if (s >= 0) gathered[fill[s]!++] = v;
+  }
   const out: number[] = [];
-  let lo = 0;
-  for (const k of ranks) {
-    if (k < lo) throw new RangeError('ranks must ascend');
-    out.push(selectInPlace(a, k, lo, count - 1));
-    lo = k;
+  for (let q = 0; q < ranks.length; q++) {
+    const s = slot[rankBin[q]!]!;
+    out.push(selectInPlace(gathered, offsets[s]! + within[q]!, offsets[s]!, offsets[s + 1]! - 1));
   }
   return out;
+}
+
+/** Least and greatest of `values[0..count)`. */
+function rangeOf(values: Float64Array, count: number): { lo: number; hi: number } {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < count; i++) {
+    const v = values[i]!;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return { lo, hi };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { quantiles } from '../core/select.js';
 import { groundAgreement } from '../products/quality.metrics.js';
 import { groundFilter } from './ground.filter.js';
-import { exactQuantiles, noiseAndGroundTiled, stripMembers } from './ground-tiled.js';
+import { noiseAndGroundTiled, stripMembers } from './ground-tiled.js';
 import { noiseFilter } from './noise.filter.js';
 
 describe('noiseAndGroundTiled', () => {
@@ -21,7 +21,7 @@ describe('noiseAndGroundTiled', () => {
   });
 });
 
-describe('exactQuantiles', () => {
+describe('quantiles (histogram, no copy)', () => {
   it('gives the values of a sorted copy, with ties, clusters and the extremes', () => {
     let seed = 7;
     const random = () => {
@@ -45,9 +45,10 @@ describe('exactQuantiles', () => {
     const ranks = [0, 1, 9_999, 16_666, 16_667, 25_000, 33_333, 33_334, 49_998, count - 1];
     const sorted = Array.from(values.subarray(0, count)).sort((a, b) => a - b);
     const expected = ranks.map((k) => sorted[k]!);
-    expect(exactQuantiles(values, count, ranks, lo, hi)).toEqual(expected);
-    expect(exactQuantiles(values, count, ranks, lo, hi)).toEqual(quantiles(values, count, ranks));
-    expect(exactQuantiles(new Float64Array([3, 3, 3, 3]), 4, [1, 2], 3, 3)).toEqual([3, 3]);
+    expect(quantiles(values, count, ranks, { lo, hi })).toEqual(expected);
+    // The range found by the function itself gives the same values.
+    expect(quantiles(values, count, ranks, { lo, hi })).toEqual(quantiles(values, count, ranks));
+    expect(quantiles(new Float64Array([3, 3, 3, 3]), 4, [1, 2], { lo: 3, hi: 3 })).toEqual([3, 3]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled } from '../core/errors.js';
-import { selectInPlace } from '../core/select.js';
+import { quantiles } from '../core/select.js';
 import { threadPool } from '../core/thread-pool.js';
 import type { GroundOptions } from './ground.filter.js';
 import { type GroundTileTask, runGroundTile } from './ground-tile.task.js';
@@ -24,80 +24,11 @@ const workerPool = threadPool(new URL('./ground.worker.mjs', import.meta.url));
 
 /**
  * Strip limits by point count quantiles, so strips hold similar numbers of
- * points: the values a sorted copy would give (see {@link exactQuantiles}).
+ * points: the values a sorted copy would give (see `quantiles` in core/select.ts).
  */
 function stripEdges(coord: Float64Array, count: number, tiles: number, lo: number, hi: number): number[] {
   const ranks = Array.from({ length: tiles - 1 }, (_, t) => Math.floor(((t + 1) * count) / tiles));
-  return [lo, ...exactQuantiles(coord, count, ranks, lo, hi), hi + 1e-9];
-}
-
-/** Bins of the histogram {@link exactQuantiles} narrows the ranks with. */
-const QUANTILE_BINS = 1 << 16;
-
-/**
- * The values of ranks `ranks` (ascending) of `values[0..count)`, all within
- * [lo, hi], as a sorted copy would give them (`quantiles` of core/select.ts),
- * without copying the values: a histogram over [lo, hi] finds the bin of every
- * rank (bins follow value order, as the bin of a value never decreases with
- * it), and the rank is selected among that bin's values only.
- */
-export function exactQuantiles(
-  values: Float64Array,
-  count: number,
-  ranks: readonly number[],
-  lo: number,
-  hi: number,
-): number[] {
-  const bins = QUANTILE_BINS;
-  const scale = hi > lo ? bins / (hi - lo) : 0;
-  const last = bins - 1;
-  const histogram = new Int32Array(bins);
-  for (let i = 0; i < count; i++) {
-    let bin = Math.floor((values[i]! - lo) * scale);
-    if (bin > last) bin = last;
-    else if (bin < 0) bin = 0;
-    histogram[bin]!++;
-  }
-  // The bin of each rank, and the rank within that bin.
-  const rankBin = new Int32Array(ranks.length);
-  const within: number[] = [];
-  let bin = 0;
-  let before = 0;
-  for (let q = 0; q < ranks.length; q++) {
-    const k = ranks[q]!;
-    if (k < 0 || k >= count || (q > 0 && k < ranks[q - 1]!)) throw new RangeError('ranks must ascend within the count');
-    while (before + histogram[bin]! <= k) before += histogram[bin++]!;
-    rankBin[q] = bin;
-    within.push(k - before);
-  }
-  // The values of the wanted bins, gathered in one pass (a bin wanted by several ranks once).
-  const slot = new Int32Array(bins).fill(-1);
-  const offsets: number[] = [];
-  let total = 0;
-  for (let q = 0; q < ranks.length; q++) {
-    const b = rankBin[q]!;
-    if (slot[b]! >= 0) continue;
-    slot[b] = offsets.length;
-    offsets.push(total);
-    total += histogram[b]!;
-  }
-  offsets.push(total);
-  const gathered = new Float64Array(total);
-  const fill = offsets.slice(0, -1);
-  for (let i = 0; i < count; i++) {
-    const v = values[i]!;
-    let b = Math.floor((v - lo) * scale);
-    if (b > last) b = last;
-    else if (b < 0) b = 0;
-    const s = slot[b]!;
-    if (s >= 0) gathered[fill[s]!++] = v;
-  }
-  const out: number[] = [];
-  for (let q = 0; q < ranks.length; q++) {
-    const s = slot[rankBin[q]!]!;
-    out.push(selectInPlace(gathered, offsets[s]! + within[q]!, offsets[s]!, offsets[s + 1]! - 1));
-  }
-  return out;
+  return [lo, ...quantiles(coord, count, ranks, { lo, hi }), hi + 1e-9];
 }
 
 /**
