@@ -34,6 +34,8 @@ const extra = process.argv.slice(2);
 const phases = extra.length ? [undefined] : ['units', 'browser'];
 let status = 0;
 const totals = { passed: 0, failed: 0, skipped: 0, suites: 0, reports: 0 };
+// The failures, named again at the very end: a long run's log is often read from its tail.
+const failures = [];
 for (const phase of phases) {
   const out = path.join(mkdtempSync(path.join(tmpdir(), 'nuage-vitest-')), 'results.json');
   const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extra];
@@ -57,6 +59,20 @@ for (const phase of phases) {
   totals.suites += (summary.testResults ?? []).filter(
     (r) => r.status === 'failed' && !(r.assertionResults ?? []).some((a) => a.status === 'failed'),
   ).length;
+  for (const file of summary.testResults ?? []) {
+    const where = path.relative(root, file.name ?? '');
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) {
+      const first = (a.failureMessages ?? [])[0]?.split('\n')[0] ?? '';
+      failures.push(`${where} > ${a.fullName ?? a.title}: ${first.slice(0, 300)}`);
+    }
+    if (file.status === 'failed' && !failed.length)
+      failures.push(`${where}: ${(file.message ?? '').split('\n')[0].slice(0, 300)}`);
+  }
+}
+if (failures.length) {
+  console.log('failed:');
+  for (const f of failures) console.log(`  ${f}`);
 }
 if (totals.reports) {
   const { passed, failed, skipped, suites } = totals;
