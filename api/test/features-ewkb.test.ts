@@ -166,4 +166,16 @@ describe('GeoJSON geometries as EWKB, against PostGIS reading the GeoJSON (real 
     ).toThrow(InvalidGeometry);
     expect(() => geoJsonToEwkb({ type: 'Polygon', coordinates: 7 })).toThrow(InvalidGeometry);
   });
+
+  it('compresses long features with lz4, not pglz (migration 0013: 4 times faster inserts of contour lines)', async () => {
+    const { rows } = await tdb.pool.query<{ attname: string; attcompression: string }>(
+      `SELECT attname, attcompression FROM pg_attribute
+       WHERE attrelid = 'features'::regclass AND attname IN ('feature_json', 'geom', 'properties') ORDER BY attname`,
+    );
+    expect(rows).toEqual([
+      { attname: 'feature_json', attcompression: 'l' },
+      { attname: 'geom', attcompression: 'l' },
+      { attname: 'properties', attcompression: 'l' },
+    ]);
+  });
 });
