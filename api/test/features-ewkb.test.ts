@@ -50,6 +50,36 @@ describe('GeoJSON geometries as EWKB, against PostGIS reading the GeoJSON (real 
       },
     ],
     [
+      'a 2D position first, a 3D one after',
+      {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [10, 0],
+            [10, 10, 4],
+            [0, 0],
+          ],
+        ],
+      },
+    ],
+    [
+      'a collection whose second member has Z',
+      {
+        type: 'GeometryCollection',
+        geometries: [
+          { type: 'Point', coordinates: [1, 2] },
+          {
+            type: 'LineString',
+            coordinates: [
+              [1, 2],
+              [3, 4, 5],
+            ],
+          },
+        ],
+      },
+    ],
+    [
       'polygon with a courtyard',
       {
         type: 'Polygon',

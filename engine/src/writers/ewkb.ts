@@ -44,31 +44,37 @@ interface GeoJsonGeometry {
   geometries?: unknown;
 }
 
-/** Whether any position of the coordinates has a third number (PostGIS then keeps Z for the whole geometry). */
-function hasZ(c: unknown): boolean {
-  if (!Array.isArray(c) || c.length === 0) return false;
-  if (typeof c[0] === 'number') return c.length > 2;
-  for (const inner of c) if (hasZ(inner)) return true;
-  return false;
-}
+/** Thrown by {@link position} when a geometry written in 2D turns out to hold a position with Z. */
+const NEEDS_Z = Symbol('needs Z');
 
-function geometryHasZ(g: GeoJsonGeometry): boolean {
+/**
+ * Whether the geometry's first position (its first coordinates, depth first) has a third number: the guess the
+ * geometry is written with; a later position with Z starts it again in 3D (PostGIS keeps Z for the whole
+ * geometry when any position has it).
+ */
+function firstHasZ(g: GeoJsonGeometry): boolean {
   if (g.type === 'GeometryCollection') {
-    return Array.isArray(g.geometries) && g.geometries.some((m) => geometryHasZ(m as GeoJsonGeometry));
+    const first = Array.isArray(g.geometries) ? g.geometries[0] : undefined;
+    return typeof first === 'object' && first !== null ? firstHasZ(first as GeoJsonGeometry) : false;
   }
-  return hasZ(g.coordinates);
+  let c: unknown = g.coordinates;
+  while (Array.isArray(c) && Array.isArray(c[0])) c = c[0];
+  return Array.isArray(c) && c.length > 2;
 }
 
 /** A growing little-endian byte buffer. */
 class Writer {
   private buf = Buffer.allocUnsafe(4096);
+  private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
   length = 0;
 
-  private room(n: number): void {
+  /** Makes room for `n` more bytes. */
+  room(n: number): void {
     if (this.length + n <= this.buf.length) return;
     const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n));
     this.buf.copy(next, 0, 0, this.length);
     this.buf = next;
+    this.view = new DataView(next.buffer, next.byteOffset, next.length);
   }
 
   u8(v: number): void {
@@ -78,13 +84,13 @@ class Writer {
 
   u32(v: number): void {
     this.room(4);
-    this.buf.writeUInt32LE(v >>> 0, this.length);
+    this.view.setUint32(this.length, v >>> 0, true);
     this.length += 4;
   }
 
+  /** A double where {@link room} was made. */
   f64(v: number): void {
-    this.room(8);
-    this.buf.writeDoubleLE(v, this.length);
+    this.view.setFloat64(this.length, v, true);
     this.length += 8;
   }
 
@@ -93,21 +99,26 @@ class Writer {
   }
 }
 
+function coordinate(w: Writer, v: unknown): void {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidGeometry('a coordinate is not a finite number');
+  w.f64(v);
+}
+
 function position(w: Writer, p: unknown, z: boolean): void {
   if (!Array.isArray(p) || p.length < 2 || p.length > 4) throw new InvalidGeometry('a position is not 2 to 4 numbers');
-  const n = z ? 3 : 2;
-  for (let k = 0; k < n; k++) {
-    // A 2D position in a geometry with Z gets 0, as PostGIS gives it.
-    const v = k < p.length ? p[k] : 0;
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidGeometry('a coordinate is not a finite number');
-    w.f64(v);
-  }
+  if (p.length > 2 && !z) throw NEEDS_Z;
+  w.room(z ? 24 : 16);
+  coordinate(w, p[0]);
+  coordinate(w, p[1]);
+  // A 2D position in a geometry with Z gets 0, as PostGIS gives it.
+  if (z) coordinate(w, p.length > 2 ? p[2] : 0);
 }
 
 function positions(w: Writer, ps: unknown, z: boolean): void {
   if (!Array.isArray(ps)) throw new InvalidGeometry('positions are not an array');
+  w.room(4 + ps.length * (z ? 24 : 16));
   w.u32(ps.length);
-  for (const p of ps) position(w, p, z);
+  for (let i = 0; i < ps.length; i++) position(w, ps[i], z);
 }
 
 function header(w: Writer, type: string, z: boolean, srid: boolean): void {
@@ -159,8 +170,21 @@ function geometry(w: Writer, g: GeoJsonGeometry, z: boolean, srid: boolean): voi
 /** The EWKB of a GeoJSON geometry in EPSG:4326, for `ST_GeomFromEWKB`. */
 export function geoJsonToEwkb(g: GeoJsonGeometry): Uint8Array {
   const w = new Writer();
-  geometry(w, g, geometryHasZ(g), true);
+  writeGeometry(w, g);
   return w.bytes();
+}
+
+/** Writes a geometry with its SRID, with Z when any position has it. */
+function writeGeometry(w: Writer, g: GeoJsonGeometry): void {
+  const at = w.length;
+  const z = firstHasZ(g);
+  try {
+    geometry(w, g, z, true);
+  } catch (err) {
+    if (err !== NEEDS_Z) throw err;
+    w.length = at;
+    geometry(w, g, true, true);
+  }
 }
 
 /** A feature as a row of the features table: its geometry (EWKB, or GeoJSON text when the encoder refused it) and properties as JSON text. */
@@ -178,7 +202,7 @@ export interface FeatureRow {
 function writeOrRefuse(w: Writer, g: GeoJsonGeometry): string | null {
   const at = w.length;
   try {
-    geometry(w, g, geometryHasZ(g), true);
+    writeGeometry(w, g);
     return null;
   } catch (err) {
     if (!(err instanceof InvalidGeometry)) throw err;
