@@ -323,6 +323,7 @@ export async function storeOutput(
   await deps.database.db.transaction().execute(async (trx) => {
     // Packed by the product's thread when it ran in one: EWKB and JSON text, straight to PostGIS.
     if (output.packedFeatures) await replaceFeatures(trx, assetId, output.packedFeatures);
+    else if (output.packFeatures) await replaceFeatures(trx, assetId, output.packFeatures());
     else if (output.features) await replaceFeatures(trx, assetId, output.features());
     await deleteAssetFiles(trx, assetId);
     for (const s of stored) await putAssetFile(trx, { assetId, ...s });

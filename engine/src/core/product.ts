@@ -70,6 +70,11 @@ export interface ProductResult<V = unknown> {
    * GeoJSON objects on this thread. `features` then unpacks them.
    */
   packedFeatures?: PackedFeatures;
+  /**
+   * Packs the features of `features` directly, without GeoJSON objects (contour lines: millions of vertices);
+   * the same pack as packing `features()`. Called once, instead of `features`, where the features are packed.
+   */
+  packFeatures?: () => PackedFeatures;
   /** Value the products that need this one read (a DTM raster, a classified cloud). */
   value?: V;
   /** Figures recorded in the processing job's result. */

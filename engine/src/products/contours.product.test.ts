@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { analyticSurface } from '@nuage/fixtures/synthetic/terrain-scene.js';
 import { describe, expect, it } from 'vitest';
+import { createGridTransformer } from '../crs/grid-transformer.js';
 import { crsFromEpsg } from '../crs/index.js';
 import { createRaster, type Raster } from '../raster/raster.js';
+import { packFeatures, packFlatLines } from '../writers/ewkb.js';
 import { writeGeoJson } from '../writers/geojson.writer.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
 import { buildContours, type ContourLine, chaikin, contourFeatures } from './contours.product.js';
@@ -213,5 +215,34 @@ describe('contours', () => {
     expect(lat).toBeGreaterThan(41.0);
     expect(lat).toBeLessThan(41.1);
     expect(features[0]!.properties.elevation).toBe(lines[0]!.elevation);
+  });
+
+  it('packs the lines for PostGIS straight from their coordinates: the pack of their EPSG:4326 features, byte for byte', () => {
+    const lines = buildContours(surface(), { minorCm: 25, majorCm: 100 });
+    // A line of one position is no feature.
+    lines.push({ ...lines[0]!, coordinates: Float64Array.of(500_010, 6_000_010) });
+    const crs = crsFromEpsg(2154);
+    const toWgs84 = createGridTransformer(crs);
+    const flat = lines.map((l) => ({
+      coordinates: l.coordinates,
+      properties: { elevation: Math.round(l.elevation * 1000) / 1000, kind: l.kind },
+    }));
+    const direct = packFlatLines(flat, (x, y, z, n) => toWgs84.forward(x, y, z, n));
+    const viaGeoJson = packFeatures(featuresToWgs84(contourFeatures(lines), crs));
+    expect(direct.ends.length).toBe(lines.length - 1);
+    expect(direct.ends.length).toBeGreaterThan(50);
+    expect(Buffer.from(direct.ewkb).equals(Buffer.from(viaGeoJson.ewkb))).toBe(true);
+    expect([...direct.ends]).toEqual([...viaGeoJson.ends]);
+    expect(direct.properties).toEqual(viaGeoJson.properties);
+    expect(direct.refused).toEqual([]);
+
+    // A position the transform cannot give: that line is refused as its GeoJSON text, as the encoder refuses it.
+    const spoilt = packFlatLines(flat.slice(0, 3), (x, y, z, n) => {
+      toWgs84.forward(x, y, z, n);
+      if (n === flat[1]!.coordinates.length / 2) y[1] = Number.NaN;
+    });
+    expect(spoilt.refused.map(([i]) => i)).toContain(1);
+    const [, text] = spoilt.refused.find(([i]) => i === 1)!;
+    expect(JSON.parse(text).coordinates[1][1]).toBeNull();
   });
 });

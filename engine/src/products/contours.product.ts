@@ -3,8 +3,10 @@ import { z } from 'zod';
 import type { StepContext } from '../core/chunk.js';
 import { Cancelled, InvalidInput } from '../core/errors.js';
 import { defineProduct, type ProductContext, type ProductResult } from '../core/product.js';
+import { createGridTransformer } from '../crs/grid-transformer.js';
 import type { CrsInfo } from '../crs/index.js';
 import { type Raster, rasterRange } from '../raster/raster.js';
+import { packFlatLines } from '../writers/ewkb.js';
 import type { Feature } from '../writers/geojson.writer.js';
 import { copyWgs84Lines, type FlatLine, writeWgs84Lines } from '../writers/wgs84-lines.writer.js';
 import { productEntry } from './catalog.js';
@@ -843,6 +845,10 @@ function resultOf(lines: ContourLine[], crs: CrsInfo, file: string, features: nu
   return {
     files: [{ path: file, format: 'GeoJSON', extension: 'geojson', epsg: 4326, count: features }],
     features: () => featuresToWgs84(contourFeatures(lines), crs),
+    packFeatures: () => {
+      const toWgs84 = createGridTransformer(crs);
+      return packFlatLines(contourFlatLines(lines), (x, y, z, n) => toWgs84.forward(x, y, z, n));
+    },
     figures: { lines: features },
   };
 }

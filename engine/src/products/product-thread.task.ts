@@ -109,7 +109,7 @@ export async function runLaneTask(task: LaneTask, post: (m: LaneMessage) => void
       log: (message, data) => post({ type: 'log', message, ...(data ? { data } : {}) }),
     });
     if (signal.aborted) throw new Cancelled();
-    const { features, value, ...rest } = result;
+    const { features, packFeatures: pack, value, ...rest } = result;
     post({
       type: 'done',
       thread: threadId,
@@ -118,7 +118,7 @@ export async function runLaneTask(task: LaneTask, post: (m: LaneMessage) => void
         // Packed here, on this thread: the main thread only passes its shared columns on.
         ...(value !== undefined && task.wantValue ? { value: packValue(value) } : {}),
         // Packed here: EWKB in one shared buffer, not millions of coordinate arrays cloned to the main thread.
-        ...(features && task.wantFeatures ? { packedFeatures: packFeatures(features()) } : {}),
+        ...(features && task.wantFeatures ? { packedFeatures: pack ? pack() : packFeatures(features()) } : {}),
       },
     });
   } catch (error) {

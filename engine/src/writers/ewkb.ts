@@ -246,6 +246,73 @@ export function packFeatures(features: Iterable<Feature>): PackedFeatures {
     ends.push(w.length);
     properties.push(JSON.stringify(f.properties ?? {}));
   }
+  return sealPack(w, ends, properties, refused);
+}
+
+/** A 2D line as flat coordinates (x0, y0, x1, y1, …) in a projected CRS, with its feature's properties. */
+export interface FlatLineFeature {
+  coordinates: Float64Array;
+  properties: Record<string, unknown>;
+}
+
+/**
+ * Packs 2D lines as LineStrings in EPSG:4326, `forward` transforming each
+ * line's coordinates in place (x, y, z = 0, count), as a `CoordinateTransformer`
+ * does: the pack {@link packFeatures} makes of the same lines as GeoJSON features
+ * transformed line by line (`featuresToWgs84`), byte for byte, without an array
+ * per vertex. Lines of fewer than 2 positions are left out, as those features are.
+ */
+export function packFlatLines(
+  lines: Iterable<FlatLineFeature>,
+  forward: (x: Float64Array, y: Float64Array, z: Float64Array, count: number) => void,
+): PackedFeatures {
+  const w = new Writer();
+  const ends: number[] = [];
+  const properties: string[] = [];
+  const refused: Array<[number, string]> = [];
+  let x = new Float64Array(0);
+  let y = new Float64Array(0);
+  let z = new Float64Array(0);
+  for (const line of lines) {
+    const c = line.coordinates;
+    const n = c.length >> 1;
+    if (n < 2) continue;
+    if (x.length < n) {
+      x = new Float64Array(Math.max(n, 2 * x.length));
+      y = new Float64Array(x.length);
+      z = new Float64Array(x.length);
+    }
+    for (let i = 0; i < n; i++) {
+      x[i] = c[2 * i]!;
+      y[i] = c[2 * i + 1]!;
+    }
+    z.fill(0, 0, n);
+    forward(x, y, z, n);
+    let finite = true;
+    for (let i = 0; i < n && finite; i++) finite = Number.isFinite(x[i]!) && Number.isFinite(y[i]!);
+    if (finite) {
+      w.room(17 + 16 * n);
+      w.u8(1);
+      w.u32(WKB_TYPE.LineString! | EWKB_SRID);
+      w.u32(FEATURES_SRID);
+      w.u32(n);
+      for (let i = 0; i < n; i++) {
+        w.f64(x[i]!);
+        w.f64(y[i]!);
+      }
+    } else {
+      // What the encoder refuses in a feature (a coordinate the transform could not give): its GeoJSON text.
+      const coordinates = Array.from({ length: n }, (_, i) => [x[i]!, y[i]!]);
+      refused.push([ends.length, JSON.stringify({ type: 'LineString', coordinates })]);
+    }
+    ends.push(w.length);
+    properties.push(JSON.stringify(line.properties ?? {}));
+  }
+  return sealPack(w, ends, properties, refused);
+}
+
+/** A pack of what a writer holds, its EWKB copied into shared memory. */
+function sealPack(w: Writer, ends: number[], properties: string[], refused: Array<[number, string]>): PackedFeatures {
   const ewkb = new Uint8Array(new SharedArrayBuffer(w.length));
   ewkb.set(w.bytes());
   return { kind: 'packed-features', ewkb, ends: Float64Array.from(ends), properties, refused };
