@@ -6,6 +6,7 @@ import {
   type ObjectInfo,
   type ObjectStore,
   type PutOptions,
+  putLocalFile,
   readAll,
   resolveRange,
 } from './store.js';
@@ -111,6 +112,18 @@ export class MemoryFrontStore implements ObjectStore {
         this.remember({ ...info, size: bytes.byteLength }, bytes);
       }
       return info;
+    } finally {
+      this.release(key, ticket);
+    }
+  }
+
+  /** A local file, copied by the backend's own means when it has them; nothing kept in memory. */
+  async putFile(key: string, file: string, options?: PutOptions): Promise<ObjectInfo> {
+    this.forget(key);
+    if (!this.tickets.has(key)) return putLocalFile(this.inner, key, file, options);
+    const ticket = this.claim(key);
+    try {
+      return await putLocalFile(this.inner, key, file, options);
     } finally {
       this.release(key, ticket);
     }

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ObjectStore } from './store.js';
-import { readAll } from './store.js';
+import { putLocalFile, readAll } from './store.js';
 
 /** Keys that must never be accepted by any backend. */
 export const HOSTILE_KEYS = [
@@ -104,6 +107,34 @@ export function runStoreConformance(
       for await (const c of got.body) h.update(c as Buffer);
       expect(h.digest('hex')).toBe(expected.digest('hex'));
       await store.delete('projects/p1/assets/big/cloud.laz');
+    });
+
+    it('stores a copy of a local file (the backend copying it its own way, or streamed); a missing one stores nothing', async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'nuage-put-file-'));
+      try {
+        const data = bytes(300_000, 11);
+        const file = path.join(dir, 'classified.laz');
+        await writeFile(file, data);
+        await store.put('projects/p1/assets/file/a.laz', 'old');
+        const info = await putLocalFile(store, 'projects/p1/assets/file/a.laz', file, {
+          contentType: 'application/vnd.laszip',
+        });
+        expect(info.size).toBe(300_000);
+        const got = await store.get('projects/p1/assets/file/a.laz');
+        expect(got.size).toBe(300_000);
+        expect(sha(await readAll(got.body))).toBe(sha(data));
+        // A copy: the local file changing afterwards leaves the object as it was.
+        await writeFile(file, 'changed');
+        expect(sha(await readAll((await store.get('projects/p1/assets/file/a.laz')).body))).toBe(sha(data));
+        await expect(
+          putLocalFile(store, 'projects/p1/assets/file/b.laz', path.join(dir, 'none.laz')),
+        ).rejects.toThrow();
+        expect(await store.head('projects/p1/assets/file/b.laz')).toBeNull();
+        await expect(putLocalFile(store, '../escape.laz', file)).rejects.toThrow();
+        await store.deletePrefix('projects/p1/assets/file/');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it('serves byte ranges', async () => {

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { InvalidRange } from './errors.js';
 
@@ -56,6 +57,11 @@ export interface ObjectStore {
   /** Backend id: `fs`, `s3`, or `memory+<inner>`. */
   readonly kind: string;
   put(key: string, body: Body, options?: PutOptions): Promise<ObjectInfo>;
+  /**
+   * Stores a copy of a local file (atomic as `put`), where the backend copies files its own way (a local
+   * folder: in the kernel, no byte through JavaScript); see {@link putLocalFile}.
+   */
+  putFile?(key: string, file: string, options?: PutOptions): Promise<ObjectInfo>;
   /** Throws `ObjectNotFound` when missing, `InvalidRange` for an unsatisfiable range. */
   get(key: string, options?: GetOptions): Promise<GetResult>;
   /** Info of the object, or null when missing. */
@@ -67,6 +73,16 @@ export interface ObjectStore {
   /** Deletes every object under `prefix`; returns how many were deleted. */
   deletePrefix(prefix: string): Promise<number>;
   close?(): Promise<void>;
+}
+
+/**
+ * Stores a local file under `key`: the backend's own copy when it has one, else its bytes streamed.
+ *
+ * @example
+ * await putLocalFile(store, 'projects/p/assets/a/r1/a.laz', '/tmp/job/classified.laz');
+ */
+export function putLocalFile(store: ObjectStore, key: string, file: string, options?: PutOptions): Promise<ObjectInfo> {
+  return store.putFile ? store.putFile(key, file, options) : store.put(key, createReadStream(file), options);
 }
 
 /** Turns any accepted body into an async iterable of byte chunks. */

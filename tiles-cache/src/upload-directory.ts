@@ -1,8 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { checkKey } from './keys.js';
-import type { ObjectStore } from './store.js';
+import { type ObjectStore, putLocalFile } from './store.js';
 
 /** Content types of the files Nuage produces, by extension. */
 export const CONTENT_TYPES: Record<string, string> = {
@@ -70,7 +69,7 @@ export async function uploadDirectory(
       if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
       const f = files[next++]!;
       const full = path.join(dir, f);
-      const info = await store.put(prefix + f, createReadStream(full), { contentType: contentTypeOf(f) });
+      const info = await putLocalFile(store, prefix + f, full, { contentType: contentTypeOf(f) });
       bytes += info.size;
       done++;
       options.progress?.(done, files.length);

@@ -1,10 +1,10 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { access, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { InvalidInput } from '@nuage/engine/core/errors.js';
 import type { ByteSource } from '@nuage/engine/readers/index.js';
-import { ObjectNotFound, type ObjectStore, readAll } from '@nuage/tiles-cache';
+import { ObjectNotFound, type ObjectStore, putLocalFile, readAll } from '@nuage/tiles-cache';
 import type { TilesStoreLike } from '../storage.js';
 import { PermanentJobError } from './job-runner.js';
 
@@ -105,7 +105,7 @@ export async function uploadFolder(
       if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
       const rel = files[next++]!;
       const full = path.join(dir, rel);
-      const info = await store.put(`${prefix}${rel}`, createReadStream(full), { contentType: contentTypeOf(rel) });
+      const info = await putLocalFile(store, `${prefix}${rel}`, full, { contentType: contentTypeOf(rel) });
       bytes += info.size;
       done++;
       options.onProgress?.(done / files.length);
@@ -117,7 +117,7 @@ export async function uploadFolder(
 
 /** Uploads one local file under a key; returns its size. */
 export async function uploadFile(store: ObjectStore, file: string, key: string): Promise<number> {
-  const info = await store.put(key, createReadStream(file), { contentType: contentTypeOf(file) });
+  const info = await putLocalFile(store, key, file, { contentType: contentTypeOf(file) });
   return info.size;
 }
 
