@@ -3,7 +3,16 @@ import { DIMENSIONS, type DimensionName } from '../core/dimensions.js';
 import { Cancelled } from '../core/errors.js';
 
 type AnyTyped = Float64Array | Float32Array | Uint8Array | Uint16Array;
-type Ctor = new (n: number) => AnyTyped;
+type Ctor = { new (buffer: ArrayBufferLike): AnyTyped; readonly BYTES_PER_ELEMENT: number };
+
+/**
+ * A column of `n` values in shared memory: the gathered cloud crosses to worker threads (the product lanes
+ * that read the classified cloud) as it is, instead of as a shared copy made beside it (1 GB more for a 1 GB
+ * survey while the products ran).
+ */
+function sharedColumn<T extends AnyTyped>(Type: Ctor, n: number): T {
+  return new Type(new SharedArrayBuffer(n * Type.BYTES_PER_ELEMENT)) as T;
+}
 
 /** Options of {@link gatherCloud}. */
 export interface GatherOptions {
@@ -42,13 +51,13 @@ export async function gatherCloud(
       capacity = expected >= count + chunk.count ? expected : Math.max(count + chunk.count, capacity * 2, 65536);
       for (const n of names) {
         const Type = DIMENSIONS[n].type as unknown as Ctor;
-        const next = new Type(capacity);
+        const next = sharedColumn(Type, capacity);
         const prev = columns.get(n);
         if (prev) next.set(prev.subarray(0, count) as never);
         columns.set(n, next);
       }
       for (const n of extraNames) {
-        const next = new Float64Array(capacity);
+        const next = sharedColumn<Float64Array>(Float64Array, capacity);
         const prev = extra.get(n);
         if (prev) next.set(prev.subarray(0, count));
         extra.set(n, next);

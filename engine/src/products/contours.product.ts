@@ -847,7 +847,7 @@ function resultOf(lines: ContourLine[], crs: CrsInfo, file: string, features: nu
     features: () => featuresToWgs84(contourFeatures(lines), crs),
     packFeatures: () => {
       const toWgs84 = createGridTransformer(crs);
-      return packFlatLines(contourFlatLines(lines), (x, y, z, n) => toWgs84.forward(x, y, z, n));
+      return packFlatLines([...contourFlatLines(lines)], (x, y, z, n) => toWgs84.forward(x, y, z, n));
     },
     figures: { lines: features },
   };
@@ -891,19 +891,39 @@ async function contourKindResult(ctx: ProductContext, kind: ContourLine['kind'],
   return result;
 }
 
+/**
+ * The lines with their coordinates moved into one shared buffer, end to end (each line's a view of it): the
+ * products that read them (major and minor contours, the topographic map, the report) get that buffer, not a
+ * copy of every coordinate made to cross threads beside the lines (about 1 GB each for a 1 GB survey).
+ */
+function shareCoordinates(lines: ContourLine[]): ContourLine[] {
+  let total = 0;
+  for (const line of lines) total += line.coordinates.length;
+  const all = new Float64Array(new SharedArrayBuffer(total * Float64Array.BYTES_PER_ELEMENT));
+  let at = 0;
+  return lines.map((line) => {
+    const coordinates = all.subarray(at, at + line.coordinates.length);
+    coordinates.set(line.coordinates);
+    at += line.coordinates.length;
+    return { ...line, coordinates };
+  });
+}
+
 /** CONTOUR_LINE: minor and major contours (`elevation`, `kind`), smoothed, never crossing. */
 export const contoursProduct = defineProduct<ContourValue>({
   ...productEntry('contours'),
   async run(ctx) {
     const { dtm, crs, units } = ctx.need<DtmValue>('dtm');
-    const lines = buildContours(
-      dtm,
-      {
-        minorCm: ctx.options.contourMinorCm,
-        majorCm: ctx.options.contourMajorCm,
-        verticalUnitToMetre: units.verticalUnitToMetre,
-      },
-      { signal: ctx.signal },
+    const lines = shareCoordinates(
+      buildContours(
+        dtm,
+        {
+          minorCm: ctx.options.contourMinorCm,
+          majorCm: ctx.options.contourMajorCm,
+          verticalUnitToMetre: units.verticalUnitToMetre,
+        },
+        { signal: ctx.signal },
+      ),
     );
     const { ranges, file, ...result } = await contourResult(ctx, lines, crs, 'contours');
     return { ...result, value: { lines, crs, written: { file, ranges } } };

@@ -7,6 +7,7 @@
  */
 import { type MessagePort, threadId } from 'node:worker_threads';
 import { Cancelled } from '../core/errors.js';
+import { collectGarbage } from '../core/gc.js';
 import type { ProductContext, ProductDefinition, ProductResult } from '../core/product.js';
 import type { TilerOptions } from '../tiler/tiler-options.js';
 import { packFeatures } from '../writers/ewkb.js';
@@ -147,6 +148,10 @@ export function serveLane(port: MessagePort): void {
         }
       },
       signal,
-    );
+    ).finally(() => {
+      // The task's arrays (and the values it read, views of shared memory) freed now, not when V8 next
+      // feels pressure in this thread's small heap.
+      collectGarbage();
+    });
   });
 }

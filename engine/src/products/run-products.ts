@@ -11,6 +11,7 @@ import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Cancelled, EngineError } from '../core/errors.js';
+import { collectGarbage } from '../core/gc.js';
 import { type MemoryFigures, memoryFigures, resetPeakRss } from '../core/memory.js';
 import type { ArtifactFormat, ProductDefinition, ProductResult, StoredFile } from '../core/product.js';
 import { openFileSource } from '../readers/byte-source.js';
@@ -277,11 +278,14 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
   const readsOf = (p: ProductDefinition) => new Set([...p.needs, ...(p.uses ?? [])]);
   const readers = new Map<string, number>();
   for (const p of toMake) for (const id of readsOf(p)) readers.set(id, (readers.get(id) ?? 0) + 1);
-  const release = (p: ProductDefinition) => {
+  /** A product is done with the values it read: those no other product reads are dropped (true if any was). */
+  const release = (p: ProductDefinition): boolean => {
+    let dropped = false;
     for (const id of readsOf(p)) {
       readers.set(id, readers.get(id)! - 1);
-      if (readers.get(id) === 0) values.delete(id);
+      if (readers.get(id) === 0) dropped = values.delete(id) || dropped;
     }
+    return dropped;
   };
 
   // Restored values first (they come from files of an earlier run), and the DONE entries of that run.
@@ -462,7 +466,9 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
               fractions.delete(product.id);
               settled.add(product.id);
               doneWeight += product.weight;
-              release(product);
+              // A value dropped, or a product of this thread done (the classification's scratch): freed now,
+              // not when V8 next feels pressure in this thread's small heap (see collectGarbage).
+              if (release(product) || !laneable) collectGarbage();
             });
           running.set(product.id, task);
         }

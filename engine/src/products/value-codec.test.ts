@@ -75,6 +75,32 @@ describe('packed product values', () => {
     expect(lines[3]!.coordinates[2]).not.toBe(12345);
   });
 
+  it('take lines already in one shared buffer, end to end, as that buffer (no copy); other shared views as they are', () => {
+    const lines = contours(300);
+    const total = lines.reduce((s, l) => s + l.coordinates.length, 0);
+    const all = new Float64Array(new SharedArrayBuffer(8 * (total + 10)));
+    let at = 5;
+    const shared = lines.map((l) => {
+      const coordinates = all.subarray(at, at + l.coordinates.length);
+      coordinates.set(l.coordinates);
+      at += l.coordinates.length;
+      return { ...l, coordinates };
+    });
+    const { back } = throughPort<typeof shared>(shared);
+    expect(difference(back, lines)).toBeNull();
+    expect(new Set(back.map((l) => l.coordinates.buffer)).size).toBe(1);
+    // The lines' own buffer: a write through the original is seen through what came back.
+    shared[4]!.coordinates[1] = 777;
+    expect(back[4]!.coordinates[1]).toBe(777);
+
+    // Views of a shared buffer out of order: nothing copied into a column, each still a view of that buffer.
+    const swapped = [shared[1]!, shared[0]!, ...shared.slice(2)];
+    const other = throughPort<typeof swapped>(swapped).back;
+    expect(difference(other, swapped)).toBeNull();
+    other[0]!.coordinates[0] = 4242;
+    expect(shared[1]!.coordinates[0]).toBe(4242);
+  });
+
   it('give back crowns (records with number[][] rings or null) and tree tops exactly', () => {
     const tops = Array.from({ length: 300 }, (_, i) => ({
       treeId: i + 1,

@@ -155,10 +155,9 @@ function kindOf(v: unknown): string {
       // An item that holds the array it is in: a cycle.
       if (onPath.has(v)) throw new Cycle();
       if (Array.isArray(v)) return 'arr';
-      if (isTypedArray(v)) {
-        // Shared arrays are shared already: copying them into a column would hold them twice.
-        return v.buffer instanceof SharedArrayBuffer ? 'other' : `ta:${v.constructor.name}`;
-      }
+      // Shared arrays are shared already: a column of them is made only of views laid end to end in one
+      // shared buffer (the buffer itself, not a copy; see packKind), never by copying them (held twice).
+      if (isTypedArray(v)) return `ta:${v.constructor.name}`;
       return isPlainObject(v) && !(TAG in v) ? 'rec' : 'other';
     }
     case 'undefined':
@@ -265,6 +264,17 @@ function packKind(kind: string, items: readonly unknown[]): Column | null {
       total += (items[i] as AnyTypedArray).length;
     }
     o[n] = total;
+    const first = items[0] as AnyTypedArray;
+    if (first.buffer instanceof SharedArrayBuffer) {
+      // Views of one shared buffer, end to end (contour lines moved there by their product): that buffer.
+      const base = first.byteOffset;
+      for (let i = 0; i < n; i++) {
+        const a = items[i] as AnyTypedArray;
+        if (a.buffer !== first.buffer || a.byteOffset !== base + o[i]! * Ctor.BYTES_PER_ELEMENT) return null;
+      }
+      return { k: 'ta', type, d: new Ctor(first.buffer, base, total) as AnyTypedArray, o };
+    }
+    for (let i = 0; i < n; i++) if ((items[i] as AnyTypedArray).buffer instanceof SharedArrayBuffer) return null;
     const d = sharedArray<AnyTypedArray>(Ctor, total);
     for (let i = 0; i < n; i++) (d as Uint8Array).set(items[i] as Uint8Array, o[i]!);
     return { k: 'ta', type, d, o };

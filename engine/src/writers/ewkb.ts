@@ -64,15 +64,26 @@ function firstHasZ(g: GeoJsonGeometry): boolean {
 
 /** A growing little-endian byte buffer. */
 class Writer {
-  private buf = Buffer.allocUnsafe(4096);
-  private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
+  private buf: Uint8Array;
+  private view: DataView;
   length = 0;
+
+  /** Writes into `into` (grown into a new buffer only if it runs out), else into a buffer of its own. */
+  constructor(into?: Uint8Array) {
+    this.buf = into ?? Buffer.allocUnsafe(4096);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  }
+
+  /** The buffer written into (the one given, while it was large enough). */
+  get target(): Uint8Array {
+    return this.buf;
+  }
 
   /** Makes room for `n` more bytes. */
   room(n: number): void {
     if (this.length + n <= this.buf.length) return;
     const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n));
-    this.buf.copy(next, 0, 0, this.length);
+    next.set(this.buf.subarray(0, this.length));
     this.buf = next;
     this.view = new DataView(next.buffer, next.byteOffset, next.length);
   }
@@ -94,7 +105,7 @@ class Writer {
     this.length += 8;
   }
 
-  bytes(): Buffer {
+  bytes(): Uint8Array {
     return this.buf.subarray(0, this.length);
   }
 }
@@ -263,10 +274,18 @@ export interface FlatLineFeature {
  * per vertex. Lines of fewer than 2 positions are left out, as those features are.
  */
 export function packFlatLines(
-  lines: Iterable<FlatLineFeature>,
+  lines: readonly FlatLineFeature[],
   forward: (x: Float64Array, y: Float64Array, z: Float64Array, count: number) => void,
 ): PackedFeatures {
-  const w = new Writer();
+  // Written straight into shared memory of the size every line takes (17 bytes of header and count, 16 a
+  // position): no growing buffer, no copy at the end (a gigabyte of contours held once, not three times).
+  let size = 0;
+  for (const line of lines) {
+    const n = line.coordinates.length >> 1;
+    if (n >= 2) size += 17 + 16 * n;
+  }
+  const shared = new Uint8Array(new SharedArrayBuffer(size));
+  const w = new Writer(shared);
   const ends: number[] = [];
   const properties: string[] = [];
   const refused: Array<[number, string]> = [];
@@ -308,7 +327,14 @@ export function packFlatLines(
     ends.push(w.length);
     properties.push(JSON.stringify(line.properties ?? {}));
   }
-  return sealPack(w, ends, properties, refused);
+  if (w.target !== shared) return sealPack(w, ends, properties, refused);
+  return {
+    kind: 'packed-features',
+    ewkb: shared.subarray(0, w.length),
+    ends: Float64Array.from(ends),
+    properties,
+    refused,
+  };
 }
 
 /** A pack of what a writer holds, its EWKB copied into shared memory. */
