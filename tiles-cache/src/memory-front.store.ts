@@ -100,14 +100,29 @@ export class MemoryFrontStore implements ObjectStore {
     if (this.tickets.get(key) === ticket) this.tickets.delete(key);
   }
 
-  async put(key: string, body: Body, options?: PutOptions): Promise<ObjectInfo> {
+  /**
+   * A write or delete of `key` on the backend that keeps nothing in memory: claimed while it runs only when a
+   * put that would keep bytes is under way (so that put does not keep them; see claim).
+   */
+  private async through<T>(key: string, op: () => Promise<T>): Promise<T> {
     this.forget(key);
+    if (!this.tickets.has(key)) return op();
+    const ticket = this.claim(key);
+    try {
+      return await op();
+    } finally {
+      this.release(key, ticket);
+    }
+  }
+
+  async put(key: string, body: Body, options?: PutOptions): Promise<ObjectInfo> {
     const keep = options?.keepInMemory === true && body instanceof Uint8Array && body.byteLength <= this.maxObjectBytes;
-    if (!keep && !this.tickets.has(key)) return this.inner.put(key, body, options);
+    if (!keep) return this.through(key, () => this.inner.put(key, body, options));
+    this.forget(key);
     const ticket = this.claim(key);
     try {
       const info = await this.inner.put(key, body, options);
-      if (keep && this.tickets.get(key) === ticket) {
+      if (this.tickets.get(key) === ticket) {
         const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
         this.remember({ ...info, size: bytes.byteLength }, bytes);
       }
@@ -118,15 +133,8 @@ export class MemoryFrontStore implements ObjectStore {
   }
 
   /** A local file, copied by the backend's own means when it has them; nothing kept in memory. */
-  async putFile(key: string, file: string, options?: PutOptions): Promise<ObjectInfo> {
-    this.forget(key);
-    if (!this.tickets.has(key)) return putLocalFile(this.inner, key, file, options);
-    const ticket = this.claim(key);
-    try {
-      return await putLocalFile(this.inner, key, file, options);
-    } finally {
-      this.release(key, ticket);
-    }
+  putFile(key: string, file: string, options?: PutOptions): Promise<ObjectInfo> {
+    return this.through(key, () => putLocalFile(this.inner, key, file, options));
   }
 
   async get(key: string, options: GetOptions = {}): Promise<GetResult> {
@@ -176,15 +184,8 @@ export class MemoryFrontStore implements ObjectStore {
     return this.inner.list(prefix);
   }
 
-  async delete(key: string): Promise<boolean> {
-    this.forget(key);
-    if (!this.tickets.has(key)) return this.inner.delete(key);
-    const ticket = this.claim(key);
-    try {
-      return await this.inner.delete(key);
-    } finally {
-      this.release(key, ticket);
-    }
+  delete(key: string): Promise<boolean> {
+    return this.through(key, () => this.inner.delete(key));
   }
 
   async deletePrefix(prefix: string): Promise<number> {
