@@ -307,20 +307,19 @@ export function packFlatLines(
     }
     z.fill(0, 0, n);
     forward(x, y, z, n);
-    let finite = true;
-    for (let i = 0; i < n && finite; i++) finite = Number.isFinite(x[i]!) && Number.isFinite(y[i]!);
-    if (finite) {
-      w.room(17 + 16 * n);
-      w.u8(1);
-      w.u32(WKB_TYPE.LineString! | EWKB_SRID);
-      w.u32(FEATURES_SRID);
+    const at = w.length;
+    try {
+      header(w, 'LineString', false, true);
+      w.room(4 + 16 * n);
       w.u32(n);
       for (let i = 0; i < n; i++) {
-        w.f64(x[i]!);
-        w.f64(y[i]!);
+        coordinate(w, x[i]);
+        coordinate(w, y[i]);
       }
-    } else {
-      // What the encoder refuses in a feature (a coordinate the transform could not give): its GeoJSON text.
+    } catch (err) {
+      if (!(err instanceof InvalidGeometry)) throw err;
+      // Refused as the encoder refuses a feature (a coordinate the transform could not give): its GeoJSON text.
+      w.length = at;
       const coordinates = Array.from({ length: n }, (_, i) => [x[i]!, y[i]!]);
       refused.push([ends.length, JSON.stringify({ type: 'LineString', coordinates })]);
     }
