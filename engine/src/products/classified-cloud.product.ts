@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PointChunk } from '../core/chunk.js';
 import { CrsRequired, InvalidInput } from '../core/errors.js';
-import { collectGarbage } from '../core/gc.js';
 import { defineProduct, type ProductContext } from '../core/product.js';
 import { classifyCloudTiled } from '../filters/classify.filter.js';
 import { gatherCloud, splitCloud } from '../filters/cloud.js';
@@ -62,8 +61,6 @@ export const classifiedCloudProduct = defineProduct<ClassifiedCloud>({
     // The whole input (every column) lives only inside classifyAndWrite; what follows holds the columns products read.
     const lasPath = path.join(ctx.workDir, 'classified.las');
     const { cloud, crs, units, vendor, inputMetadata, figures } = await classifyAndWrite(ctx, lasPath);
-    // The columns no product reads (times, angles, colours: half the cloud) freed before the tiling needs room.
-    collectGarbage();
     ctx.progress(0.65);
     const tilesDir = path.join(ctx.workDir, 'tiles');
     const tiled = await tilePointCloud(
@@ -163,8 +160,6 @@ async function classifyAndWrite(ctx: ProductContext, lasPath: string) {
       if (v >= 13 && v <= 16) classified.classification[i] = v;
     }
   }
-  // The classifier's scratch (heights above ground, grids, strips) freed before the LAS writer's buffers.
-  collectGarbage();
   const classifiedCloud: PointChunk = { ...cloud, classification: classified.classification };
   await writeLas(lasPath, asAsync(splitCloud(classifiedCloud)), {
     crs,
