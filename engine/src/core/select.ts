@@ -113,8 +113,8 @@ export function quantiles(
   return out;
 }
 
-/** Least and greatest of `values[0..count)`. */
-function rangeOf(values: Float64Array, count: number): { lo: number; hi: number } {
+/** Least and greatest of `values[0..count)` (+Infinity and -Infinity when there are none). */
+export function rangeOf(values: Float64Array, count: number): { lo: number; hi: number } {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < count; i++) {

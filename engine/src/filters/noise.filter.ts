@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { CountTable } from '../core/count-table.js';
 import { Cancelled } from '../core/errors.js';
+import { rangeOf } from '../core/select.js';
 import { buildMaskedPointGrid, extent, meanSpacing } from './point-grid.js';
 
 /**
@@ -122,13 +123,7 @@ export function noiseFilter(cloud: PointChunk, options: NoiseOptions = {}, conte
   const spacing = o.pointSpacing ?? meanSpacing(b, count);
   const step = Math.max(o.step / hu, 3 * spacing);
   const stepZ = (step * hu) / vu;
-  let minZ = Number.POSITIVE_INFINITY;
-  let maxZ = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < count; i++) {
-    const zi = zs[i]!;
-    if (zi < minZ) minZ = zi;
-    if (zi > maxZ) maxZ = zi;
-  }
+  const { lo: minZ, hi: maxZ } = rangeOf(zs, count);
   const cols = Math.floor((b.maxX - b.minX) / step) + 3;
   const rows = Math.floor((b.maxY - b.minY) / step) + 3;
   // Voxel (c, r, l) is key (l * rows + r) * cols + c; c, r and l start at 1, so every voxel's 26 neighbours have keys too.
