@@ -12,6 +12,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
+import { tunedEnv } from '@nuage/engine/core/malloc-tuning.mjs';
 import { migrate } from '@nuage/migrations';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -115,7 +116,8 @@ async function main(): Promise<void> {
   }
 
   if (role === 'all') {
-    const child = forkChild('./main.ts', ['--role', 'worker'], { DATABASE_URL: databaseUrl });
+    // glibc malloc tuned for the engine's large arrays (engine/src/core/malloc-tuning.mjs): read at start only.
+    const child = forkChild('./main.ts', ['--role', 'worker'], { ...tunedEnv(), DATABASE_URL: databaseUrl });
     child.on('exit', (code, signal) => {
       if (!shuttingDown) log.error({ code, signal }, 'worker process exited');
     });

@@ -8,6 +8,7 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { relaunchTuned } from '@nuage/engine/core/malloc-tuning.mjs';
 
 export interface BenchSuite {
   description: string;
@@ -30,6 +31,15 @@ async function main(): Promise<void> {
     return;
   }
   const chosen = name === 'all' ? suites : [name];
+  // The pipeline suite runs the API's jobs in this process: with the job worker's malloc settings
+  // (engine/src/core/malloc-tuning.mjs, set when `npm start` forks the worker), so started again with them.
+  if (chosen.includes('pipeline')) {
+    const code = await relaunchTuned();
+    if (code !== null) {
+      process.exitCode = code;
+      return;
+    }
+  }
   for (const s of chosen) {
     if (!suites.includes(s)) {
       console.error(`error: unknown suite "${s}" (known: ${suites.join(', ')})`);
