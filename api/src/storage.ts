@@ -17,9 +17,10 @@ export interface TilesStoreLike {
   /**
    * The same store behind a bounded memory front, for serving tiles. Tile keys
    * are never rewritten (each tiling run writes under a prefix of its own), so
-   * a cached tile can never be stale.
+   * a cached tile can never be stale. Vector tiles are held in its memory
+   * alone (see ogc-tiles.service).
    */
-  readonly tiles: ObjectStore;
+  readonly tiles: MemoryFrontStore;
   /** Absolute path of a key when the store is a local folder (the worker reads inputs in place), else null. */
   localPath(key: string): string | null;
 }

@@ -13,6 +13,31 @@ describe('MemoryFrontStore', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
+  it('holds values in memory alone: recalled, served, evicted and deleted like cached objects, never stored', async () => {
+    const inner = new FsStore(dir);
+    const store = new MemoryFrontStore(inner, { maxBytes: 3000, maxObjectBytes: 1500 });
+    expect(store.hold('h/a', Buffer.alloc(1000, 'a'), { etag: '"a1"', contentType: 'x/y' })).toBe(true);
+    expect(store.hold('h/big', Buffer.alloc(2000, 'z'), { etag: '"z"' })).toBe(false);
+    expect(() => store.hold('../escape', Buffer.alloc(1), { etag: '"e"' })).toThrow();
+    const got = store.recall('h/a');
+    expect(got?.bytes.toString()).toBe('a'.repeat(1000));
+    expect(got?.info).toMatchObject({ key: 'h/a', size: 1000, etag: '"a1"', contentType: 'x/y' });
+    expect(store.recall('h/big')).toBeUndefined();
+    expect(await inner.head('h/a')).toBeNull();
+    expect((await store.head('h/a'))?.etag).toBe('"a1"');
+    expect((await store.get('h/a')).bytes?.length).toBe(1000);
+    // Least recently used first: b, then c, push a out unless a was recalled since.
+    store.hold('h/b', Buffer.alloc(1000, 'b'), { etag: '"b"' });
+    store.hold('h/c', Buffer.alloc(1000, 'c'), { etag: '"c"' });
+    store.recall('h/a');
+    store.hold('h/d', Buffer.alloc(1000, 'd'), { etag: '"d"' });
+    expect(store.recall('h/b')).toBeUndefined();
+    expect(store.recall('h/a')?.info.etag).toBe('"a1"');
+    await store.deletePrefix('h/');
+    expect(store.recall('h/a')).toBeUndefined();
+    expect(store.cachedBytes).toBe(0);
+  });
+
   it('bounds memory by bytes and evicts the least recently used', async () => {
     const inner = new FsStore(dir);
     const store = new MemoryFrontStore(inner, { maxBytes: 3000, maxObjectBytes: 1500 });

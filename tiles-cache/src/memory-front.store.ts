@@ -1,3 +1,4 @@
+import { checkKey } from './keys.js';
 import {
   type Body,
   bufferStream,
@@ -172,6 +173,34 @@ export class MemoryFrontStore implements ObjectStore {
       return { ...entry.info, body: bufferStream(entry.bytes.subarray(range.start, range.end + 1)), range };
     }
     return { ...entry.info, body: bufferStream(entry.bytes), bytes: entry.bytes };
+  }
+
+  /**
+   * Holds `bytes` under `key` in memory only: the backend never sees them. For values that can be made again
+   * at will (vector tiles, made from the database), where writing each to the backend would cost more than
+   * making it again once evicted. Seen by {@link recall}, `get` and `head` of this store until evicted or
+   * deleted; false when too large to hold.
+   */
+  hold(key: string, bytes: Buffer, options: { etag: string; contentType?: string }): boolean {
+    checkKey(key);
+    if (bytes.byteLength > this.maxObjectBytes || this.tickets.has(key)) return false;
+    const info: ObjectInfo = { key, size: bytes.byteLength, etag: options.etag, mtime: new Date() };
+    if (options.contentType) info.contentType = options.contentType;
+    this.remember(info, bytes);
+    return true;
+  }
+
+  /** The bytes and info held in memory for `key` (now the most recently used), without asking the backend. */
+  recall(key: string): { bytes: Buffer; info: ObjectInfo } | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) {
+      this.stats.misses++;
+      return undefined;
+    }
+    this.stats.hits++;
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit;
   }
 
   async head(key: string): Promise<ObjectInfo | null> {

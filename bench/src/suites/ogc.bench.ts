@@ -17,11 +17,12 @@
  *    seconds per 1,000 requests of the server's process and of the database's backends
  *    (with the load average then: other work on the machine moves latency far more);
  *  - vector tiles (z14–z17 over the data, grid and lines): the first request
- *    of each tile (made by PostGIS, stored in the tiles store) and then served
- *    from the store: p50/p90/p99 and tiles/s, and the first requests' CPU per 1,000 as for items;
- *  - reference, same run, same database and pool size as the app: the raw
- *    ST_AsMVT query of every tile, C at a time: tiles/s, and its CPU per 1,000 (this process's
- *    pg client, and the backends).
+ *    of each tile (made by PostGIS, held in the tiles store's memory) and then served
+ *    from there: p50/p90/p99 and tiles/s, and the first requests' CPU per 1,000 as for items;
+ *  - references, same run, same database and pool size as the app: the raw
+ *    ST_AsMVT query of every tile, C at a time, called in this process, and the same query behind
+ *    the barest HTTP server (node:http) loaded by the same client as the app: tiles/s, and CPU per
+ *    1,000 (this process's, the backends', and the whole machine's, the client's included).
  *
  * `--tiles-only`: no measured items phases. `--rounds R` (default 1): the reference and the first requests
  * of the tiles R times in turn, the tiles store emptied before each round: the figures of every round
@@ -36,6 +37,7 @@
  * the server), or their instructions (`-e instructions:u`) where the machine exposes the CPU's counters.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
@@ -203,13 +205,27 @@ interface LoopFigures {
  * own) and the database's backends, in CPU seconds per 1,000 requests, with the 1-minute load average;
  * and what held the server's event loop (its delays, the garbage collector's pauses): the latency tail.
  */
+/** Busy CPU seconds of the whole machine since boot (/proc/stat: every state but idle and iowait). */
+async function machineBusySeconds(): Promise<number> {
+  const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!;
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = v.reduce((a, b) => a + b, 0);
+  return (total - v[3]! - v[4]!) / 100;
+}
+
 async function metered<T extends { ms: number[] }>(
   admin: pg.Client,
   name: string,
   phase: () => Promise<T>,
 ): Promise<
   T & {
-    cpu: { serverCpuSPer1000: number; serverKernelCpuSPer1000: number; postgresCpuSPer1000: number; loadavg1: number };
+    cpu: {
+      serverCpuSPer1000: number;
+      serverKernelCpuSPer1000: number;
+      postgresCpuSPer1000: number;
+      machineCpuSPer1000: number;
+      loadavg1: number;
+    };
     loop: LoopFigures;
   }
 > {
@@ -227,8 +243,10 @@ async function metered<T extends { ms: number[] }>(
   gc.observe({ entryTypes: ['gc'] });
   delay.enable();
   const before = process.cpuUsage();
+  const machineBefore = await machineBusySeconds();
   const result = await phase();
   const used = process.cpuUsage(before);
+  const machine = (await machineBusySeconds()) - machineBefore;
   delay.disable();
   gc.disconnect();
   if (perf) await writeFile(perf, 'disable\n');
@@ -242,6 +260,8 @@ async function metered<T extends { ms: number[] }>(
       // Of which in the kernel (sockets: the loopback's TCP work is done by the sender's system calls).
       serverKernelCpuSPer1000: round((used.system / 1e6) * per1000, 3),
       postgresCpuSPer1000: round(postgres * per1000, 3),
+      // Every process of the machine (the load generator's included, when it is a process of its own).
+      machineCpuSPer1000: round(machine * per1000, 3),
       loadavg1: round(loadavg()[0]!),
     },
     loop: {
@@ -508,7 +528,32 @@ export default {
       );
       for (const a of [grid, lines]) await deps.storage.tiles.deletePrefix(assetKey(project.id, a));
 
+      // Second reference: the same raw query behind the barest HTTP server (node:http, no routing, no access
+      // check, no store), loaded by the same client as the app. On one machine the client's own CPU and the
+      // HTTP exchange of each tile weigh on both sides of this ratio, as they would not on the in-process one.
+      const rawPort = await freePort();
+      const rawOrigin = `http://127.0.0.1:${rawPort}`;
+      const rawServer = createHttpServer((req, res) => {
+        const [, , asset, z, x, y] = (req.url ?? '').split('/');
+        vectorTile(reference, { assetId: asset!, z: Number(z), x: Number(x), y: Number(y), layer: 'layer' }).then(
+          (bytes) => {
+            res.writeHead(bytes.byteLength === 0 ? 204 : 200, {
+              'Content-Type': 'application/vnd.mapbox-vector-tile',
+              'Content-Length': String(bytes.byteLength),
+            });
+            res.end(bytes);
+          },
+          (err: Error) => {
+            res.writeHead(500).end(err.message);
+          },
+        );
+      });
+      await new Promise<void>((resolve) => rawServer.listen(rawPort, '127.0.0.1', resolve));
+      const rawUrl = (w: (typeof work)[number]) => `${rawOrigin}/raw/${w.asset}/${w.z}/${w.x}/${w.y}`;
+      await http(warmWork.map(rawUrl), connections, headers, [200, 204]);
+
       const raws: Array<Awaited<ReturnType<typeof metered<{ ms: number[]; seconds: number }>>>> = [];
+      const rawHttps: typeof raws = [];
       const colds: typeof raws = [];
       for (let r = 0; r < rounds; r++) {
         if (r > 0) for (const a of [grid, lines]) await deps.storage.tiles.deletePrefix(assetKey(project.id, a));
@@ -522,6 +567,7 @@ export default {
             ),
           ),
         );
+        rawHttps.push(await metered(admin, name, () => http(work.map(rawUrl), connections, headers, [200, 204])));
         colds.push(
           await metered(admin, name, () =>
             http(
@@ -533,7 +579,9 @@ export default {
           ),
         );
       }
+      rawServer.close();
       const raw = pooled(raws);
+      const rawHttp = pooled(rawHttps);
       const cold = pooled(colds);
       await stopProfile?.();
       stopProfile = null;
@@ -564,6 +612,7 @@ export default {
       }
       const coldStats = stats(cold.ms, cold.seconds);
       const rawStats = stats(raw.ms, raw.seconds);
+      const rawHttpStats = stats(rawHttp.ms, rawHttp.seconds);
       return {
         connections,
         client: clientName,
@@ -580,20 +629,30 @@ export default {
           firstRequestMadeByPostgis: { ...coldStats, ...cold.cpu, serverLoop: cold.loop },
           servedFromTilesStore: { ...stats(warm.ms, warm.seconds), ...warm.cpu, serverLoop: warm.loop },
           firstRequestVsRawQueryThroughput: round(coldStats.perSecond / rawStats.perSecond),
+          firstRequestVsRawQueryOverHttpThroughput: round(coldStats.perSecond / rawHttpStats.perSecond),
           ...(rounds > 1
             ? {
                 rounds: colds.map((c, r) => ({
                   throughputRatio: round(c.ms.length / c.seconds / (raws[r]!.ms.length / raws[r]!.seconds)),
+                  throughputRatioOverHttp: round(
+                    c.ms.length / c.seconds / (rawHttps[r]!.ms.length / rawHttps[r]!.seconds),
+                  ),
+                  rawHttpMachineCpuSPer1000: rawHttps[r]!.cpu.machineCpuSPer1000,
                   serverCpuSPer1000: c.cpu.serverCpuSPer1000,
                   postgresCpuSPer1000: c.cpu.postgresCpuSPer1000,
                   rawServerCpuSPer1000: raws[r]!.cpu.serverCpuSPer1000,
                   rawPostgresCpuSPer1000: raws[r]!.cpu.postgresCpuSPer1000,
+                  machineCpuSPer1000: c.cpu.machineCpuSPer1000,
+                  rawMachineCpuSPer1000: raws[r]!.cpu.machineCpuSPer1000,
                   loadavg1: c.cpu.loadavg1,
                 })),
               }
             : {}),
         },
-        reference: { rawStAsMvtQuery: { ...rawStats, ...raw.cpu } },
+        reference: {
+          rawStAsMvtQuery: { ...rawStats, ...raw.cpu },
+          rawStAsMvtQueryOverHttp: { ...rawHttpStats, ...rawHttp.cpu },
+        },
         machine: { loadavg1: round(loadavg()[0]!), appFilesUnder: dataRoot },
       };
     } finally {
