@@ -138,15 +138,22 @@ export class MemoryFrontStore implements ObjectStore {
     return this.through(key, () => putLocalFile(this.inner, key, file, options));
   }
 
-  async get(key: string, options: GetOptions = {}): Promise<GetResult> {
+  /** The entry held for `key`, now the most recently used; counted as a hit or a miss. */
+  private lookup(key: string): Entry | undefined {
     const hit = this.entries.get(key);
-    if (hit) {
-      this.stats.hits++;
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return this.serve(hit, options);
+    if (!hit) {
+      this.stats.misses++;
+      return undefined;
     }
-    this.stats.misses++;
+    this.stats.hits++;
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit;
+  }
+
+  async get(key: string, options: GetOptions = {}): Promise<GetResult> {
+    const hit = this.lookup(key);
+    if (hit) return this.serve(hit, options);
     if (options.range) {
       // A range of a large object (a COG read by parts) is asked of the backend alone, never read whole.
       const info = await this.inner.head(key);
@@ -192,15 +199,7 @@ export class MemoryFrontStore implements ObjectStore {
 
   /** The bytes and info held in memory for `key` (now the most recently used), without asking the backend. */
   recall(key: string): { bytes: Buffer; info: ObjectInfo } | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) {
-      this.stats.misses++;
-      return undefined;
-    }
-    this.stats.hits++;
-    this.entries.delete(key);
-    this.entries.set(key, hit);
-    return hit;
+    return this.lookup(key);
   }
 
   async head(key: string): Promise<ObjectInfo | null> {

@@ -91,20 +91,6 @@ export async function makeVectorTile(
 const inFlight = new Map<string, Promise<{ bytes: Buffer; etag: string }>>();
 
 /**
- * A tile's entity tag: its run and address (a run's features never change, so neither do its tiles) and its
- * length.
- */
-export function tileEtag(run: string, t: { z: number; x: number; y: number }, bytes: number): string {
-  return `"${run}.${t.z}.${t.x}.${t.y}.${bytes}"`;
-}
-
-/** The key a tile is held under in the tiles store's memory front. */
-export function tileKey(col: Collection, t: { z: number; x: number; y: number }): string {
-  const run = tileRun(col);
-  return `${assetRunPrefix(col.row.project_id, col.row.asset_id, run)}${TILE_MATRIX_SET}/${t.z}/${t.x}/${t.y}.mvt`;
-}
-
-/**
  * One vector tile of a collection (empty when no feature reaches it) and its
  * entity tag: held in the memory front of the tiles store (LRU, shared with
  * the raster tiles' bytes), or made once (concurrent requests for the same
@@ -122,14 +108,16 @@ export async function collectionTile(
   col: Collection,
   t: { z: number; x: number; y: number },
 ): Promise<{ bytes: Buffer; etag: string }> {
-  const key = tileKey(col, t);
+  const run = tileRun(col);
+  const key = `${assetRunPrefix(col.row.project_id, col.row.asset_id, run)}${TILE_MATRIX_SET}/${t.z}/${t.x}/${t.y}.mvt`;
   const held = deps.storage.tiles.recall(key);
   if (held) return { bytes: held.bytes, etag: held.info.etag };
   let making = inFlight.get(key);
   if (!making) {
     making = makeVectorTile(deps, col, t)
       .then((bytes) => {
-        const etag = tileEtag(tileRun(col), t, bytes.byteLength);
+        // The run and the address (a run's features never change, so neither do its tiles), and the length.
+        const etag = `"${run}.${t.z}.${t.x}.${t.y}.${bytes.byteLength}"`;
         deps.storage.tiles.hold(key, bytes, { etag, contentType: MVT_TYPE });
         return { bytes, etag };
       })

@@ -49,8 +49,7 @@ export async function gatherCloud(
   context: StepContext = {},
   options: GatherOptions = {},
 ): Promise<PointChunk> {
-  const { cloud } = await gather(chunks, context, options, null);
-  return cloud;
+  return gather(chunks, context, options, null);
 }
 
 /**
@@ -65,8 +64,7 @@ export async function gatherCloudSpilled(
 ): Promise<{ cloud: PointChunk; spilled: SpilledColumns }> {
   const spilled = new SpilledColumns(options.spill.dir);
   try {
-    const { cloud } = await gather(chunks, context, options, { spilled, keep: options.spill.keep });
-    return { cloud, spilled };
+    return { cloud: await gather(chunks, context, options, { spilled, keep: options.spill.keep }), spilled };
   } catch (err) {
     spilled.close();
     throw err;
@@ -78,7 +76,7 @@ async function gather(
   context: StepContext,
   options: GatherOptions,
   spill: { spilled: SpilledColumns; keep: readonly DimensionName[] } | null,
-): Promise<{ cloud: PointChunk }> {
+): Promise<PointChunk> {
   let capacity = 0;
   let count = 0;
   const columns = new Map<string, AnyTyped>();
@@ -128,13 +126,12 @@ async function gather(
     count += chunk.count;
   }
   const out: Record<string, unknown> = { count };
-  if (names === null)
-    return { cloud: { count: 0, x: new Float64Array(0), y: new Float64Array(0), z: new Float64Array(0) } };
+  if (names === null) return { count: 0, x: new Float64Array(0), y: new Float64Array(0), z: new Float64Array(0) };
   for (const n of names) out[n] = columns.get(n)!.subarray(0, count);
   if (extraNames.length > 0) {
     out.extra = Object.fromEntries(extraNames.map((n) => [n, extra.get(n)!.subarray(0, count)]));
   }
-  return { cloud: out as unknown as PointChunk };
+  return out as unknown as PointChunk;
 }
 
 interface SpillFile {
@@ -162,11 +159,6 @@ export class SpilledColumns {
   /** The spilled columns' names (extra-bytes attributes included). */
   get names(): string[] {
     return this.files.map((f) => f.name);
-  }
-
-  /** Points held. */
-  get length(): number {
-    return this.count;
   }
 
   add(name: string, Type: Ctor, extra = false): void {

@@ -3,11 +3,13 @@ import path from 'node:path';
 import type { PointChunk } from '../core/chunk.js';
 import { CrsRequired, InvalidInput } from '../core/errors.js';
 import { defineProduct, type ProductContext } from '../core/product.js';
+import type { CrsInfo } from '../crs/index.js';
 import { classifyCloudTiled } from '../filters/classify.filter.js';
-import { gatherCloud, gatherCloudSpilled, type SpilledColumns } from '../filters/cloud.js';
+import { gatherCloud, gatherCloudSpilled, type SpilledColumns, type SpillOptions } from '../filters/cloud.js';
 import { metadataFromChunks } from '../metadata/index.js';
 import { type ColorizeResult, colorizeCloud } from '../raster/colorize.js';
 import { openPointCloud } from '../readers/index.js';
+import type { PointCloudReader } from '../readers/point-cloud-reader.js';
 import { tilePointCloud } from '../tiler/tile-point-cloud.js';
 import { writeLas } from '../writers/las.writer.js';
 import { productEntry } from './catalog.js';
@@ -29,24 +31,51 @@ async function* asAsync(chunks: Iterable<PointChunk>): AsyncIterable<PointChunk>
   yield* chunks;
 }
 
-/** Reads a whole point cloud into one chunk with its CRS and terrain units. */
+type ReadContext = { signal?: AbortSignal; progress?: (f: number) => void };
+
+/** A cloud read whole, with its CRS and terrain units; `spilled` holds its columns left on disk, if any. */
+interface ReadCloud {
+  cloud: PointChunk;
+  spilled?: SpilledColumns;
+  crs: CrsInfo;
+  units: ReturnType<typeof terrainUnits>;
+  header: PointCloudReader['header'];
+}
+
+/**
+ * Reads a whole point cloud into one chunk with its CRS and terrain units; with `spill`, the columns outside
+ * `spill.keep` go to files instead (see gatherCloudSpilled), which the caller closes.
+ */
+function readCloud(file: string, epsg: number | undefined, context: ReadContext): Promise<ReadCloud>;
+function readCloud(
+  file: string,
+  epsg: number | undefined,
+  context: ReadContext,
+  spill: SpillOptions,
+): Promise<ReadCloud & { spilled: SpilledColumns }>;
 async function readCloud(
   file: string,
   epsg: number | undefined,
-  context: { signal?: AbortSignal; progress?: (f: number) => void },
-) {
+  context: ReadContext,
+  spill?: SpillOptions,
+): Promise<ReadCloud> {
   const reader = await openPointCloud(file, epsg === undefined ? {} : { epsg });
-  let cloud: PointChunk;
+  let gathered: Pick<ReadCloud, 'cloud' | 'spilled'>;
   try {
-    cloud = await gatherCloud(reader.read({ signal: context.signal, workers: INLINE_DECODE }), context, {
-      expected: reader.header.pointCount,
-    });
+    const chunks = reader.read({ signal: context.signal, workers: INLINE_DECODE });
+    const options = { expected: reader.header.pointCount };
+    gathered = spill
+      ? await gatherCloudSpilled(chunks, context, { ...options, spill })
+      : { cloud: await gatherCloud(chunks, context, options) };
   } finally {
     await reader.close();
   }
   const crs = reader.crs;
-  if (!crs) throw new CrsRequired('the point cloud has no CRS: give one with --epsg (or the asset epsgCode)');
-  return { cloud, crs, units: terrainUnits(crs), header: reader.header };
+  if (!crs) {
+    gathered.spilled?.close();
+    throw new CrsRequired('the point cloud has no CRS: give one with --epsg (or the asset epsgCode)');
+  }
+  return { ...gathered, crs, units: terrainUnits(crs), header: reader.header };
 }
 
 /**
@@ -130,38 +159,24 @@ async function precomputedClasses(
 async function classifyAndWrite(ctx: ProductContext, lasPath: string) {
   // The columns the classification reads stay in memory; the others (times, angles, intensities, colours,
   // extra bytes...: about half the bytes of a point) wait on disk for the LAS writer (1 GB less at 38 M points).
-  const reader = await openPointCloud(ctx.input.path, ctx.input.epsg === undefined ? {} : { epsg: ctx.input.epsg });
-  let gathered: { cloud: PointChunk; spilled: SpilledColumns };
+  const read = await readCloud(
+    ctx.input.path,
+    ctx.input.epsg,
+    { signal: ctx.signal, progress: (f) => ctx.progress(0.1 * f) },
+    { dir: ctx.tmpDir, keep: ['classification', 'returnNumber', 'numberOfReturns'] },
+  );
   try {
-    gathered = await gatherCloudSpilled(
-      reader.read({ signal: ctx.signal, workers: INLINE_DECODE }),
-      { signal: ctx.signal, progress: (f) => ctx.progress(0.1 * f) },
-      {
-        expected: reader.header.pointCount,
-        spill: { dir: ctx.tmpDir, keep: ['classification', 'returnNumber', 'numberOfReturns'] },
-      },
-    );
+    return await classifyRead(ctx, lasPath, read);
   } finally {
-    await reader.close();
-  }
-  const { cloud, spilled } = gathered;
-  try {
-    return await classifyGathered(ctx, lasPath, reader, cloud, spilled);
-  } finally {
-    spilled.close();
+    read.spilled.close();
   }
 }
 
-async function classifyGathered(
+async function classifyRead(
   ctx: ProductContext,
   lasPath: string,
-  reader: Awaited<ReturnType<typeof openPointCloud>>,
-  cloud: PointChunk,
-  spilled: SpilledColumns,
+  { cloud, spilled, crs, units, header }: ReadCloud & { spilled: SpilledColumns },
 ) {
-  const { crs, header } = reader;
-  if (!crs) throw new CrsRequired('the point cloud has no CRS: give one with --epsg (or the asset epsgCode)');
-  const units = terrainUnits(crs);
   if (cloud.count < 3) throw new InvalidInput('points', `the cloud has ${cloud.count} points: nothing to process`);
   // The input's metadata (the report's summary), from the points just read and before any column changes.
   const inputMetadata = await metadataFromChunks(
