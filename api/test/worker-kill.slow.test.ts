@@ -52,7 +52,13 @@ describe('killing the worker mid-job (SIGKILL) leaves nothing stuck; SIGTERM han
       },
       180_000,
       'tiling in progress on worker A',
-    );
+    ).catch(async (err: Error) => {
+      // What the worker said (and whether it still runs), for a failure that happens only under load.
+      const j = await jobOf(t, project.id, 'TILING');
+      throw new Error(
+        `${err.message}; job ${j?.state} ${j?.percentage}%; worker A exit ${a.exitCode} ${a.signalCode}\n${a.output.join('')}`,
+      );
+    });
     a.kill('SIGKILL');
     expect((await exited(a)).signal).toBe('SIGKILL');
     // Nothing moves while no worker lives: the job is stuck in PROGRESS, locked by the dead worker.
@@ -138,8 +144,8 @@ describe('killing the worker mid-job (SIGKILL) leaves nothing stuck; SIGTERM han
     );
     const t0 = Date.now();
     d.kill('SIGTERM');
-    const { code } = await exited(d);
-    expect(code).toBe(0);
+    const { code, signal } = await exited(d);
+    expect(code, `worker D ended by ${signal}:\n${d.output.join('')}`).toBe(0);
     expect(Date.now() - t0).toBeLessThan(30_000);
     const after = (await findJob(t.tdb.db, processing.id))!;
     expect(['SUCCESS', 'PENDING']).toContain(after.state);
