@@ -103,13 +103,14 @@ export async function waitFor<T>(
   fn: () => Promise<T | null | undefined | false>,
   timeoutMs = 60_000,
   what = 'condition',
+  intervalMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 
