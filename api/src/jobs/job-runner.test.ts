@@ -65,6 +65,23 @@ describe('job wrapper: states, steps, retries, idempotence', () => {
     expect(new Date(done.finished_at!).getTime()).toBeGreaterThanOrEqual(new Date(done.started_at!).getTime());
   });
 
+  it('writes a percentage the throttle held back once the throttle ends', async () => {
+    const job = await newJob();
+    const seen: number[] = [];
+    const run = task(async (ctx: JobContext) => {
+      await ctx.step('downloading', 10);
+      // Within 500 ms of the step: held back, then written by itself.
+      ctx.progress(35);
+      ctx.progress(42);
+      seen.push((await findJob(t.tdb.db, job.id))!.percentage);
+      await new Promise((r) => setTimeout(r, 800));
+      seen.push((await findJob(t.tdb.db, job.id))!.percentage);
+      return { result: {} };
+    });
+    await run({ jobId: job.id }, helpers(1));
+    expect(seen).toEqual([10, 42]);
+  });
+
   it('records bad input as FAILURE at once (not retried), with the engine’s message, and calls onFailure', async () => {
     const job = await newJob();
     let failed: string | null = null;

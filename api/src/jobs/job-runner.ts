@@ -141,6 +141,12 @@ export function defineJobTask(deps: AppDeps, workerId: string, def: JobDefinitio
     let writes: Promise<unknown> = Promise.resolve();
     let lastWrite = 0;
     let pending: number | null = null;
+    // A percentage held back by the throttle is written when the throttle ends, so the bar does not stall.
+    let trailing: ReturnType<typeof setTimeout> | null = null;
+    const stopTrailing = () => {
+      if (trailing) clearTimeout(trailing);
+      trailing = null;
+    };
     const write = (patch: { step?: string; percentage?: number }) => {
       writes = writes
         .then(() => updateJob(db, jobId, patch, ['PROGRESS']))
@@ -157,13 +163,28 @@ export function defineJobTask(deps: AppDeps, workerId: string, def: JobDefinitio
       log,
       step(step, percentage) {
         pending = null;
+        stopTrailing();
         lastWrite = Date.now();
         return write(percentage === undefined ? { step } : { step, percentage: clamp(percentage) }).then(() => {});
       },
       progress(percentage) {
         pending = clamp(percentage);
         const now = Date.now();
-        if (now - lastWrite < 500) return;
+        if (now - lastWrite < 500) {
+          trailing ??= setTimeout(
+            () => {
+              trailing = null;
+              if (pending === null || helpers.abortSignal.aborted) return;
+              lastWrite = Date.now();
+              const p = pending;
+              pending = null;
+              void write({ percentage: p });
+            },
+            500 - (now - lastWrite),
+          );
+          return;
+        }
+        stopTrailing();
         lastWrite = now;
         const p = pending;
         pending = null;
@@ -172,7 +193,7 @@ export function defineJobTask(deps: AppDeps, workerId: string, def: JobDefinitio
     };
 
     try {
-      const outcome = await def.run(ctx);
+      const outcome = await def.run(ctx).finally(stopTrailing);
       await writes;
       const finished = await db.transaction().execute(async (trx) => {
         const changed = await updateJob(
