@@ -191,6 +191,12 @@ describe('every layer in 3D and 2D, power lines, eye-dome lighting and world ima
       if (m.type() === 'error' && !KNOWN_CONSOLE_ERRORS.some((k) => k.text.test(m.text()) && k.url.test(url)))
         consoleErrors.push(`${m.text()} (${url})`);
     });
+    // Vector tiles (OGC API Tiles) the page asked for, and how they came back.
+    const vectorTiles: Array<{ collection: string; status: number; type: string | undefined }> = [];
+    page.on('response', (r) => {
+      const m = r.url().match(/\/ogc\/collections\/([^/]+)\/tiles\/WebMercatorQuad\/\d+\/\d+\/\d+/);
+      if (m) vectorTiles.push({ collection: m[1]!, status: r.status(), type: r.headers()['content-type'] });
+    });
     await page.goto(shareLink);
     await waitForTilesLoaded(page);
     const stage = page.locator('.nu-viewer__stage');
@@ -246,6 +252,14 @@ describe('every layer in 3D and 2D, power lines, eye-dome lighting and world ima
       'the power lines in 2D',
     );
     await page.screenshot({ path: path.join(e2e().screenshotDir, 'layers-2d-power-lines.png') });
+    // The map drew the lines and polygons (conductors, buffers, risk) from their vector tiles, through the share token.
+    expect(vectorTiles.filter((t) => t.status >= 400)).toEqual([]);
+    const tiled = new Set(
+      vectorTiles
+        .filter((t) => t.status === 200 && t.type === 'application/vnd.mapbox-vector-tile')
+        .map((t) => t.collection),
+    );
+    expect(tiled.size, 'collections drawn from vector tiles in 2D').toBeGreaterThanOrEqual(3);
     await page.waitForFunction(() => document.querySelector('[data-scene-mode="2d"][data-camera]') !== null);
     const camera2d = (await stage.getAttribute('data-camera'))!.split(',').map(Number);
     // The same place: centres within 50 m (1e-3° of latitude is 111 m), distances within a factor of 2.

@@ -148,6 +148,11 @@ export interface VectorLayerDescription {
    * OGC items of `url` are 2D.
    */
   fileUrl?: string;
+  /**
+   * URL of the layer's vector tileset (OGC API Tiles' TileJSON): the 2D map
+   * draws lines and polygons from its tiles, so only what is in view loads.
+   */
+  tilesUrl?: string;
   visible: boolean;
   style: VectorStyle;
   /** Changes when the asset's features were rewritten (its `updatedAt`): the viewer loads them again. */

@@ -17,6 +17,7 @@ import {
   vectorFileUrl,
   vectorItemsUrl,
   vectorStyle,
+  vectorTilesUrl,
   viewerProblem,
 } from './viewer-scene.js';
 
@@ -175,6 +176,10 @@ describe('sceneLayers', () => {
     expect(vector.kind === 'vector' && vector.url).toBe(
       `/ogc/collections/${contours.id}/items?limit=10000&token=tok+en`,
     );
+    // The 2D map draws it from its vector tiles: the TileJSON of OGC API Tiles, with the share token.
+    expect(vector.kind === 'vector' && vector.tilesUrl).toBe(
+      `/ogc/collections/${contours.id}/tiles/WebMercatorQuad?token=tok+en`,
+    );
   });
 
   it('draws by display: unknown types as the registry says, downloads never, unknown vectors in the default colour', () => {
@@ -204,9 +209,12 @@ describe('sceneLayers', () => {
     ]);
   });
 
-  it('builds OGC items URLs next to the API', () => {
+  it('builds OGC items and tileset URLs next to the API', () => {
     expect(vectorItemsUrl('https://nuage.example/api/', '7')).toBe(
       'https://nuage.example/ogc/collections/7/items?limit=10000',
+    );
+    expect(vectorTilesUrl('https://nuage.example/api/', 'a b')).toBe(
+      'https://nuage.example/ogc/collections/a%20b/tiles/WebMercatorQuad',
     );
   });
 });

@@ -79,6 +79,13 @@ export function vectorItemsUrl(apiBase: string, assetId: string, shareToken?: st
   return `${base}/collections/${encodeURIComponent(assetId)}/items?${q}`;
 }
 
+/** URL of a vector asset's tileset (OGC API Tiles, TileJSON of its MVT tiles); a share token opens a shared project's. */
+export function vectorTilesUrl(apiBase: string, assetId: string, shareToken?: string): string {
+  const base = apiBase.replace(/\/+$/, '').replace(/\/api$/, '/ogc');
+  const q = shareToken ? `?${new URLSearchParams({ token: shareToken })}` : '';
+  return `${base}/collections/${encodeURIComponent(assetId)}/tiles/WebMercatorQuad${q}`;
+}
+
 /**
  * URL of the address of a vector asset's GeoJSON file (file-supplier-url,
  * answering `{ url }`); a share token opens a shared project's.
@@ -293,6 +300,7 @@ export function sceneLayers(
               id: asset.id,
               name: asset.name,
               url: vectorItemsUrl(apiBase, asset.id, shareToken),
+              tilesUrl: vectorTilesUrl(apiBase, asset.id, shareToken),
               ...(VECTOR_STYLES[asset.type]?.fromFile && asset.files.some((f) => /^\.?geojson$/i.test(f.extension))
                 ? { fileUrl: vectorFileUrl(apiBase, asset.id, shareToken) }
                 : {}),

@@ -1,5 +1,7 @@
 import type { Layer, PickingInfo } from '@deck.gl/core';
+import { MVTLayer } from '@deck.gl/geo-layers';
 import { GeoJsonLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
+import { MVTLoader } from '@loaders.gl/mvt';
 import type { PickedFeature, VectorLayerDescription } from '../scene.types.js';
 import {
   declutterLabels,
@@ -26,8 +28,49 @@ interface MapLabel {
   text: string;
 }
 
+/**
+ * Deepest vector tiles the map asks for; closer views draw these, scaled. A
+ * zoom-16 tile spans about 600 m in 4096 units: 15 cm, finer than any product.
+ */
+export const MAX_TILE_ZOOM = 16;
+
+/** A vector layer's vector tiles (OGC API Tiles, MVT): what the map asks for as it moves. */
+export interface MapVectorTiles {
+  /** Tile URL template (`{z}/{x}/{y}`) of the features' current run, so the browser may keep tiles. */
+  template: string;
+  /** West, south, east, north (degrees): no tile is asked for outside. */
+  extent: [number, number, number, number] | null;
+}
+
+/**
+ * The tileset of a vector layer from its TileJSON (the `/tiles/WebMercatorQuad`
+ * document of OGC API Tiles): its tile URL template and bounds; null when the
+ * layer has no collection (a product with no feature: nothing to draw).
+ */
+export async function fetchTileSet(url: string, fetcher: typeof fetch = fetch): Promise<MapVectorTiles | null> {
+  const res = await fetcher(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  const doc = (await res.json()) as { tiles?: unknown; bounds?: unknown };
+  const template = Array.isArray(doc.tiles) && typeof doc.tiles[0] === 'string' ? doc.tiles[0] : null;
+  if (!template || !/\{z\}/.test(template)) throw new Error(`${url}: the TileJSON names no tile URL template`);
+  const b = doc.bounds;
+  const extent =
+    Array.isArray(b) && b.length === 4 && b.every((v) => typeof v === 'number' && Number.isFinite(v))
+      ? (b as [number, number, number, number])
+      : null;
+  // Read against the TileJSON's address, on its origin: the server names tiles by its public URL, which
+  // may not be the host this page was opened on (its session cookie goes to this one only). `{z}`, `{x}`
+  // and `{y}` would come out of URL percent-encoded.
+  const read = new URL(template.replace(/\{([xyz])\}/g, '__tile_$1__'), url);
+  const at = new URL(`${read.pathname}${read.search}`, new URL(url).origin);
+  return { template: at.href.replace(/__tile_([xyz])__/g, '{$1}'), extent };
+}
+
 /** A vector layer's features, ready for deck.gl. */
 export interface MapVectorData {
+  /** Drawn from vector tiles instead (lines and polygons): the features are not loaded. */
+  tiles?: MapVectorTiles;
   features: Feature[];
   /**
    * The features as the data of the layer's GeoJsonLayer: the same object at
@@ -67,6 +110,11 @@ export function prepareMapVectors(collection: FeatureCollection, d: VectorLayerD
   };
 }
 
+/** A vector layer drawn from its tiles: deck.gl asks for the tiles in view as the map moves. */
+export function tiledMapVectors(tiles: MapVectorTiles): MapVectorData {
+  return { tiles, features: [], collection: { type: 'FeatureCollection', features: [] }, points: [], labels: null };
+}
+
 function rgb(css: string): [number, number, number] {
   const v = Number.parseInt(css.replace('#', '').slice(0, 6), 16);
   return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
@@ -74,11 +122,18 @@ function rgb(css: string): [number, number, number] {
 
 /**
  * The deck.gl layers of a vector layer, by its style: lines and outlines
- * (GeoJsonLayer), points as dots with decluttered labels (ScatterplotLayer +
- * TextLayer), polygons and building footprints outlined with a light fill.
+ * (GeoJsonLayer, or MVTLayer over its vector tiles), points as dots with
+ * decluttered labels (ScatterplotLayer + TextLayer: the declutter needs every
+ * point), polygons and building footprints outlined with a light fill.
  * Every layer is pickable; {@link pickedOf} reads what a click hit.
  */
-export function mapVectorLayers(d: VectorLayerDescription, data: MapVectorData, zoom: number, locale: string): Layer[] {
+export function mapVectorLayers(
+  d: VectorLayerDescription,
+  data: MapVectorData,
+  zoom: number,
+  locale: string,
+  onTileError?: (err: Error) => void,
+): Layer[] {
   const id = `vector-${d.id}`;
   // Colours by feature (risk by severity, buffers by zone), as [r, g, b] per CSS colour.
   const rgbs = new Map<string, [number, number, number]>();
@@ -153,48 +208,53 @@ export function mapVectorLayers(d: VectorLayerDescription, data: MapVectorData, 
       }
       return out;
     }
-    case 'polygons':
-    case 'blocks':
-      return [
-        new GeoJsonLayer({
-          id,
-          data: data.collection as never,
-          stroked: true,
-          filled: true,
-          getLineColor: lineOf,
-          getFillColor: (f: Feature) => [...colorOf(f.properties), fillAlpha],
-          updateTriggers: triggers,
-          lineWidthUnits: 'pixels',
-          getLineWidth: d.style.lineWidth ?? (d.style.kind === 'blocks' ? 2 : 1.5),
-          getPointRadius: 4,
-          pointRadiusUnits: 'pixels',
-          pickable: true,
-        }),
-      ];
-    default:
-      return [
-        new GeoJsonLayer({
-          id,
-          data: data.collection as never,
-          stroked: true,
-          // Towers (poles) are filled dots; lines and outlines have no fill.
-          filled: Boolean(d.style.pole),
-          getLineColor: lineOf,
-          getFillColor: (f: Feature) => [...colorOf(f.properties), 255],
-          updateTriggers: triggers,
-          getPointRadius: d.style.pole ? 5 : 4,
-          pointRadiusUnits: 'pixels',
-          lineWidthUnits: 'pixels',
-          getLineWidth: d.style.lineWidth ?? 2,
-          pickable: true,
-        }),
-      ];
+    default: {
+      // Lines and outlines; polygons and building footprints with a light fill; towers (poles) as filled dots.
+      const areas = d.style.kind === 'polygons' || d.style.kind === 'blocks';
+      const props = {
+        id,
+        stroked: true,
+        filled: areas || Boolean(d.style.pole),
+        getLineColor: lineOf,
+        getFillColor: (f: Feature): [number, number, number, number] => [
+          ...colorOf(f.properties),
+          areas ? fillAlpha : 255,
+        ],
+        updateTriggers: triggers,
+        lineWidthUnits: 'pixels' as const,
+        getLineWidth: d.style.lineWidth ?? (d.style.kind === 'polygons' ? 1.5 : 2),
+        getPointRadius: d.style.pole ? 5 : 4,
+        pointRadiusUnits: 'pixels' as const,
+        pickable: true,
+      };
+      if (data.tiles) {
+        return [
+          new MVTLayer({
+            ...props,
+            id,
+            data: data.tiles.template,
+            ...(data.tiles.extent ? { extent: data.tiles.extent } : {}),
+            maxZoom: MAX_TILE_ZOOM,
+            // Parsed here: loaders.gl's workers come from a CDN, which a closed network does not reach.
+            loaders: [MVTLoader],
+            loadOptions: { core: { worker: false } },
+            ...(onTileError ? { onTileError } : {}),
+          }),
+        ];
+      }
+      return [new GeoJsonLayer({ ...props, data: data.collection as never })];
+    }
   }
 }
 
 /** The feature a click on the map hit (the asset id from the deck.gl layer id), or null. */
 export function pickedOf(info: Pick<PickingInfo, 'layer' | 'object'>): PickedFeature | null {
   const layerId = info.layer?.id.match(/^vector-(.+?)(?:-points|-labels)?$/)?.[1];
-  const properties = (info.object as { properties?: Record<string, unknown> } | undefined)?.properties;
+  let properties = (info.object as { properties?: Record<string, unknown> } | undefined)?.properties;
+  if (properties && info.layer instanceof MVTLayer) {
+    // The MVT loader adds the tile layer's name to every feature: not one of its attributes.
+    const { layerName: _, ...own } = properties;
+    properties = own;
+  }
   return layerId && properties ? { layerId, properties } : null;
 }

@@ -20,7 +20,14 @@ import { VIEWER_CONSTANTS } from '../viewer-constants.js';
 import { EyeDomeEffect, EyeDomePointCloudLayer, EyeDomeShadeLayer, type HeightRange } from './eye-dome-lighting.js';
 import { MapImageryUnavailable, type WorldSource, worldSource } from './map-imagery.js';
 import { mapPoints } from './map-points.js';
-import { type MapVectorData, mapVectorLayers, pickedOf, prepareMapVectors } from './map-vectors.js';
+import {
+  fetchTileSet,
+  type MapVectorData,
+  mapVectorLayers,
+  pickedOf,
+  prepareMapVectors,
+  tiledMapVectors,
+} from './map-vectors.js';
 import { distanceForZoom, zoomForDistance } from './map-zoom.js';
 import { type SampledCloud, sampleTileset } from './tileset-sampler.js';
 
@@ -82,6 +89,14 @@ interface PointCloudData {
   };
 }
 
+/** Order of vector layers on the map by style: areas first, then lines, then points on top. */
+const DRAW_RANK: Record<VectorLayerDescription['style']['kind'], number> = {
+  blocks: 0,
+  polygons: 0,
+  lines: 1,
+  points: 2,
+};
+
 /** The effects of the map: the same arrays each time, so deck.gl sets the effect up only when it changes. */
 const NO_EFFECTS: EyeDomeEffect[] = [];
 
@@ -122,7 +137,7 @@ function styleFor(world: MapWorld, rasters: RasterLayerDescription[], bounds?: M
  * The 2D viewer: a MapLibre map (world imagery, raster tiles) with deck.gl
  * layers on top: the point clouds (sampled from their 3D Tiles, coloured per
  * point mode on the CPU with the same colours as the 3D viewer) and the
- * vectors (OGC API Features) drawn by their style (map-vectors.ts); a click
+ * vectors (OGC API Tiles and Features) drawn by their style (map-vectors.ts); a click
  * reports the feature under it. Zoom stays between the spec's 2D distances.
  */
 export const createMapViewer: CreateViewer = async (container, initial, onEvent) => {
@@ -223,10 +238,13 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
       );
     }
     const zoom = map.getZoom();
-    for (const v of current.layers) {
-      if (v.kind !== 'vector' || !v.visible) continue;
+    // Areas under lines under points, as on a map: the fills of buffers and risk zones do not tint the conductors.
+    const drawn = current.layers
+      .filter((l): l is VectorLayerDescription => l.kind === 'vector' && l.visible)
+      .sort((a, b) => DRAW_RANK[a.style.kind] - DRAW_RANK[b.style.kind]);
+    for (const v of drawn) {
       const data = vectors.get(v.id);
-      if (data) layers.push(...mapVectorLayers(v, data, zoom, current.locale ?? 'en-US'));
+      if (data) layers.push(...mapVectorLayers(v, data, zoom, current.locale ?? 'en-US', tileErrorOf(v.id)));
     }
     layers.push(...mapMeasureLayers(current.measure));
     map.getCanvasContainer().style.cursor = current.measure?.active ? 'crosshair' : '';
@@ -349,15 +367,47 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
     return current.layers.filter((l): l is RasterLayerDescription => l.kind === 'raster');
   }
 
+  /** A vector tile that does not come: said once per layer (the map keeps drawing the others). */
+  const tileErrorsSaid = new Set<string>();
+  /** One handler per layer, the same at every render (a new function is a changed prop to deck.gl). */
+  const tileErrorHandlers = new Map<string, (err: Error) => void>();
+  function tileErrorOf(layerId: string): (err: Error) => void {
+    let handler = tileErrorHandlers.get(layerId);
+    if (!handler) {
+      handler = (err) => {
+        if (tileErrorsSaid.has(layerId)) return;
+        tileErrorsSaid.add(layerId);
+        emit({ type: 'error', code: 'VECTOR_LOAD_FAILED', layerId, message: err?.message ?? String(err) });
+      };
+      tileErrorHandlers.set(layerId, handler);
+    }
+    return handler;
+  }
+
+  /**
+   * A vector layer for the map: lines and polygons from their vector tiles
+   * (the map asks for the tiles in view, at any size of product); points (tree
+   * tops, with labels decluttered across all of them) as their features.
+   */
+  function loadVectors(v: VectorLayerDescription): Promise<MapVectorData> {
+    if (v.tilesUrl && v.style.kind !== 'points') {
+      return fetchTileSet(new URL(v.tilesUrl, document.baseURI).href).then((tiles) =>
+        tiles ? tiledMapVectors(tiles) : prepareMapVectors({ features: [] }, v),
+      );
+    }
+    return fetchLayerFeatures(v).then((collection) => prepareMapVectors(collection, v));
+  }
+
   function syncVectors(list: VectorLayerDescription[]): void {
     for (const v of list) {
       if ((vectors.has(v.id) && vectorVersions.get(v.id) === v.version) || loadingVectors.has(v.id)) continue;
       loadingVectors.add(v.id);
-      fetchLayerFeatures(v)
-        .then((collection) => {
+      loadVectors(v)
+        .then((data) => {
           if (destroyed) return;
           // Kept while the map lives: ticking the layer again draws it at once.
-          vectors.set(v.id, prepareMapVectors(collection, v));
+          tileErrorsSaid.delete(v.id);
+          vectors.set(v.id, data);
           vectorVersions.set(v.id, v.version);
           render();
         })
