@@ -334,6 +334,8 @@ describe('every layer in 3D and 2D, power lines, eye-dome lighting and world ima
         await ask('2D, every layer', () => performance.now());
         await page.waitForTimeout(300);
       }
+      // Every layer on the map (contours, grid, buildings and crowns from their vector tiles): to look at.
+      await page.screenshot({ path: path.join(e2e().screenshotDir, 'layers-2d-every-layer.png') });
       await page.getByRole('radio', { name: texts.sceneModes['3d'], exact: true }).click({ timeout: 120_000 });
       const back = Date.now();
       while (!loaded && Date.now() - back < 240_000) {

@@ -98,7 +98,7 @@ describe('vector layers from their vector tiles (OGC API Tiles)', () => {
         tiles: ['https://nuage.example/ogc/collections/c1/tiles/WebMercatorQuad/{z}/{y}/{x}?v=m7'],
       }),
     );
-    expect(elsewhere.template).toBe('http://localhost:8080/ogc/collections/c1/tiles/WebMercatorQuad/{z}/{y}/{x}?v=m7');
+    expect(elsewhere?.template).toBe('http://localhost:8080/ogc/collections/c1/tiles/WebMercatorQuad/{z}/{y}/{x}?v=m7');
     // A relative template is read against the TileJSON's address; bad bounds are no extent.
     const relative = await fetchTileSet(
       tileJsonUrl,
@@ -135,7 +135,7 @@ describe('vector layers from their vector tiles (OGC API Tiles)', () => {
       expect(plain).toBeInstanceOf(GeoJsonLayer);
       expect(tiled!.id).toBe(`vector-${d.id}`);
       expect(tiled!.props.data).toBe(tiles.template);
-      expect((tiled!.props as { maxZoom: number }).maxZoom).toBe(MAX_TILE_ZOOM);
+      expect((tiled!.props as unknown as { maxZoom: number }).maxZoom).toBe(MAX_TILE_ZOOM);
       // Same colours by feature, fills only for polygons.
       const line = (l: typeof tiled, zone: number) =>
         (l!.props as unknown as { getLineColor: (f: unknown) => number[] }).getLineColor({ properties: { zone } });
@@ -145,7 +145,7 @@ describe('vector layers from their vector tiles (OGC API Tiles)', () => {
       expect(line(tiled, 1)).toEqual([255, 136, 0, 255]);
       expect(line(plain, 2)).toEqual(line(tiled, 2));
       expect(fill(tiled)).toEqual(fill(plain));
-      expect((tiled!.props as { filled: boolean }).filled).toBe(kind === 'polygons');
+      expect((tiled!.props as unknown as { filled: boolean }).filled).toBe(kind === 'polygons');
       // A click on a tile's feature names the layer (deck.gl gives the top layer and the decoded feature).
       expect(pickedOf({ layer: tiled!, object: { properties: { zone: 2, layerName: 'power_line_buffers' } } })).toEqual(
         {
