@@ -228,7 +228,9 @@ export type ViewerErrorCode =
   | 'TILESET_LOAD_FAILED'
   | 'TILE_FAILED'
   | 'IMAGERY_FAILED'
-  | 'VECTOR_LOAD_FAILED';
+  | 'VECTOR_LOAD_FAILED'
+  /** A vector layer has more features than a viewer reads: the first are drawn (message: how many, formatted). */
+  | 'VECTOR_TRUNCATED';
 
 /** The handle a page holds on a running viewer. */
 export interface ViewerHandle {

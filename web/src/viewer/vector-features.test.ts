@@ -303,4 +303,29 @@ describe('fetchAllFeatures', () => {
         : new Response('{}', { status: 404 })) as unknown as typeof fetch;
     await expect(fetchAllFeatures('/p1', 100, gone)).rejects.toThrow('/p2: HTTP 404');
   });
+
+  it('says when it left pages unread (more features than a viewer reads)', async () => {
+    const endless = (async (url: string) => {
+      const at = Number(new URL(url, 'http://h').searchParams.get('offset') ?? 0);
+      return new Response(
+        JSON.stringify({
+          features: [{ geometry: null }, { geometry: null }],
+          links: [{ rel: 'next', href: `/items?offset=${at + 2}` }],
+        }),
+      );
+    }) as unknown as typeof fetch;
+    const first = await fetchAllFeatures('/items', 5, endless);
+    expect(first.features).toHaveLength(6);
+    expect(first.truncated).toBe(true);
+    // Every page read: not truncated.
+    const two = (async (url: string) =>
+      new Response(
+        JSON.stringify(
+          url === '/a'
+            ? { features: [{ geometry: null }], links: [{ rel: 'next', href: '/b' }] }
+            : { features: [{ geometry: null }], links: [] },
+        ),
+      )) as unknown as typeof fetch;
+    expect((await fetchAllFeatures('/a', 2, two)).truncated).toBeUndefined();
+  });
 });

@@ -10,7 +10,12 @@ import type { VectorLabelStyle, VectorLayerDescription, VectorStyle } from './sc
 /** A FeatureCollection (the features only). */
 export interface FeatureCollection {
   features: Feature[];
+  /** More features were left unread: the collection holds the first {@link MAX_VIEWER_FEATURES} or so. */
+  truncated?: boolean;
 }
+
+/** Most features a viewer reads of one layer (pages of 10,000); the rest are left, and the page says so. */
+export const MAX_VIEWER_FEATURES = 200_000;
 
 /** A line, a point or a polygon (outer ring then holes), in degrees and metres; `feature` indexes the collection. */
 export type VectorShape =
@@ -263,13 +268,14 @@ export function declutterLabels(
 
 /**
  * Pages of an OGC API Features `items` answer are followed through their
- * `next` link, up to `maxFeatures`. A 404 on the first page is an empty
- * collection: the API lists only vector assets that have features, so a
- * READY product that found nothing (no major contour on flat ground) has none.
+ * `next` link, up to `maxFeatures` (`truncated` when a page was left). A 404
+ * on the first page is an empty collection: the API lists only vector assets
+ * that have features, so a READY product that found nothing (no major contour
+ * on flat ground) has none.
  */
 export async function fetchAllFeatures(
   url: string,
-  maxFeatures = 200_000,
+  maxFeatures = MAX_VIEWER_FEATURES,
   fetcher: typeof fetch = fetch,
 ): Promise<FeatureCollection> {
   const features: Feature[] = [];
@@ -281,9 +287,9 @@ export async function fetchAllFeatures(
     const page = (await res.json()) as { features?: Feature[]; links?: Array<{ rel: string; href: string }> };
     features.push(...(page.features ?? []));
     next = page.links?.find((l) => l.rel === 'next')?.href ?? null;
-    if (!page.features?.length) break;
+    if (!page.features?.length) return { features };
   }
-  return { features };
+  return next ? { features, truncated: true } : { features };
 }
 
 /**

@@ -519,6 +519,8 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
     }
   }
 
+  /** Layers whose features were more than the viewer reads: said once each. */
+  const truncationSaid = new Set<string>();
   /** Feature collections by URL, shared by layers and joins (crowns read their tops' z). */
   const collections = new Map<string, Promise<FeatureCollection>>();
   function featuresOf(source: { url: string; fileUrl?: string }): Promise<FeatureCollection> {
@@ -541,6 +543,11 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
       join ? featuresOf({ url: join.url }).catch(() => null) : Promise.resolve(null),
     ]);
     if (destroyed || !current.layers.some((l) => l.id === v.id)) return null;
+    if (collection.truncated && !truncationSaid.has(v.id)) {
+      truncationSaid.add(v.id);
+      const drawn = new Intl.NumberFormat(locale()).format(collection.features.length);
+      emit({ type: 'error', code: 'VECTOR_TRUNCATED', layerId: v.id, message: drawn });
+    }
     // Its turn: one layer built per frame.
     await new Promise<void>((resolve) => frames.push(resolve));
     if (destroyed || !current.layers.some((l) => l.id === v.id)) return null;

@@ -384,6 +384,9 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
     return handler;
   }
 
+  /** Layers whose features were more than the viewer reads: said once each. */
+  const truncationSaid = new Set<string>();
+
   /**
    * A vector layer for the map: lines and polygons from their vector tiles
    * (the map asks for the tiles in view, at any size of product); points (tree
@@ -395,7 +398,14 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
         tiles ? tiledMapVectors(tiles) : prepareMapVectors({ features: [] }, v),
       );
     }
-    return fetchLayerFeatures(v).then((collection) => prepareMapVectors(collection, v));
+    return fetchLayerFeatures(v).then((collection) => {
+      if (collection.truncated && !truncationSaid.has(v.id)) {
+        truncationSaid.add(v.id);
+        const drawn = new Intl.NumberFormat(current.locale ?? 'en-US').format(collection.features.length);
+        emit({ type: 'error', code: 'VECTOR_TRUNCATED', layerId: v.id, message: drawn });
+      }
+      return prepareMapVectors(collection, v);
+    });
   }
 
   function syncVectors(list: VectorLayerDescription[]): void {
