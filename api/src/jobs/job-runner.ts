@@ -147,6 +147,14 @@ export function defineJobTask(deps: AppDeps, workerId: string, def: JobDefinitio
       if (trailing) clearTimeout(trailing);
       trailing = null;
     };
+    /** Writes the percentage held, if any. */
+    const flushProgress = () => {
+      if (pending === null) return;
+      lastWrite = Date.now();
+      const p = pending;
+      pending = null;
+      void write({ percentage: p });
+    };
     const write = (patch: { step?: string; percentage?: number }) => {
       writes = writes
         .then(() => updateJob(db, jobId, patch, ['PROGRESS']))
@@ -174,21 +182,14 @@ export function defineJobTask(deps: AppDeps, workerId: string, def: JobDefinitio
           trailing ??= setTimeout(
             () => {
               trailing = null;
-              if (pending === null || helpers.abortSignal.aborted) return;
-              lastWrite = Date.now();
-              const p = pending;
-              pending = null;
-              void write({ percentage: p });
+              if (!helpers.abortSignal.aborted) flushProgress();
             },
             500 - (now - lastWrite),
           );
           return;
         }
         stopTrailing();
-        lastWrite = now;
-        const p = pending;
-        pending = null;
-        void write({ percentage: p });
+        flushProgress();
       },
     };
 

@@ -8,6 +8,7 @@ import {
   nearestIndices,
   placeLabels,
   propertyLookup,
+  truncationNotices,
   vectorShapes,
 } from './vector-features.js';
 
@@ -327,5 +328,24 @@ describe('fetchAllFeatures', () => {
         ),
       )) as unknown as typeof fetch;
     expect((await fetchAllFeatures('/a', 2, two)).truncated).toBeUndefined();
+  });
+});
+
+describe('truncationNotices', () => {
+  it('says once per layer that it was read in part, with the count in the page locale', () => {
+    const events: unknown[] = [];
+    const check = truncationNotices(
+      (e) => events.push(e),
+      () => 'fr',
+    );
+    const part = { features: Array.from({ length: 200_000 }, () => ({ geometry: null })), truncated: true };
+    check('a', { features: [] });
+    check('a', part);
+    check('a', part);
+    check('b', part);
+    expect(events).toEqual([
+      { type: 'error', code: 'VECTOR_TRUNCATED', layerId: 'a', message: new Intl.NumberFormat('fr').format(200_000) },
+      { type: 'error', code: 'VECTOR_TRUNCATED', layerId: 'b', message: new Intl.NumberFormat('fr').format(200_000) },
+    ]);
   });
 });

@@ -5,7 +5,7 @@
  * the file's vertical unit; `heightOf` turns it into the height the viewer
  * draws at, so contours lie on the cloud's ground.
  */
-import type { VectorLabelStyle, VectorLayerDescription, VectorStyle } from './scene.types.js';
+import type { VectorLabelStyle, VectorLayerDescription, VectorStyle, ViewerEvent } from './scene.types.js';
 
 /** A FeatureCollection (the features only). */
 export interface FeatureCollection {
@@ -16,6 +16,21 @@ export interface FeatureCollection {
 
 /** Most features a viewer reads of one layer (pages of 10,000); the rest are left, and the page says so. */
 export const MAX_VIEWER_FEATURES = 200_000;
+
+/**
+ * A viewer's notice of layers read in part: `check` emits VECTOR_TRUNCATED
+ * (the count drawn, in the page's locale) the first time a layer's
+ * collection comes back truncated.
+ */
+export function truncationNotices(emit: (e: ViewerEvent) => void, locale: () => string) {
+  const said = new Set<string>();
+  return (layerId: string, collection: FeatureCollection): void => {
+    if (!collection.truncated || said.has(layerId)) return;
+    said.add(layerId);
+    const drawn = new Intl.NumberFormat(locale()).format(collection.features.length);
+    emit({ type: 'error', code: 'VECTOR_TRUNCATED', layerId, message: drawn });
+  };
+}
 
 /** A line, a point or a polygon (outer ring then holes), in degrees and metres; `feature` indexes the collection. */
 export type VectorShape =

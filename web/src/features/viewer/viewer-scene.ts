@@ -73,17 +73,21 @@ export function isDrawable(asset: Pick<Asset, 'display' | 'accessUrl'>): boolean
  * pages followed by the viewer); a share token opens a shared project's.
  */
 export function vectorItemsUrl(apiBase: string, assetId: string, shareToken?: string): string {
-  const base = apiBase.replace(/\/+$/, '').replace(/\/api$/, '/ogc');
   const q = new URLSearchParams({ limit: '10000' });
   if (shareToken) q.set('token', shareToken);
-  return `${base}/collections/${encodeURIComponent(assetId)}/items?${q}`;
+  return `${ogcCollectionUrl(apiBase, assetId)}/items?${q}`;
 }
 
 /** URL of a vector asset's tileset (OGC API Tiles, TileJSON of its MVT tiles); a share token opens a shared project's. */
 export function vectorTilesUrl(apiBase: string, assetId: string, shareToken?: string): string {
-  const base = apiBase.replace(/\/+$/, '').replace(/\/api$/, '/ogc');
   const q = shareToken ? `?${new URLSearchParams({ token: shareToken })}` : '';
-  return `${base}/collections/${encodeURIComponent(assetId)}/tiles/WebMercatorQuad${q}`;
+  return `${ogcCollectionUrl(apiBase, assetId)}/tiles/WebMercatorQuad${q}`;
+}
+
+/** The OGC API collection of an asset, next to the API (`/api` → `/ogc`). */
+function ogcCollectionUrl(apiBase: string, assetId: string): string {
+  const base = apiBase.replace(/\/+$/, '').replace(/\/api$/, '/ogc');
+  return `${base}/collections/${encodeURIComponent(assetId)}`;
 }
 
 /**

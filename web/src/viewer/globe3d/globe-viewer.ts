@@ -49,7 +49,13 @@ import type {
   ViewerHandle,
   WorldImagery,
 } from '../scene.types.js';
-import { elevationToHeight, type FeatureCollection, fetchLayerFeatures, propertyLookup } from '../vector-features.js';
+import {
+  elevationToHeight,
+  type FeatureCollection,
+  fetchLayerFeatures,
+  propertyLookup,
+  truncationNotices,
+} from '../vector-features.js';
 import { VIEWER_CONSTANTS } from '../viewer-constants.js';
 import { createDtmTerrainProvider, fetchTerrainInfo } from './dtm-terrain.js';
 import { createFrameQueue } from './frame-queue.js';
@@ -520,7 +526,7 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
   }
 
   /** Layers whose features were more than the viewer reads: said once each. */
-  const truncationSaid = new Set<string>();
+  const noticeTruncation = truncationNotices(emit, locale);
   /** Feature collections by URL, shared by layers and joins (crowns read their tops' z). */
   const collections = new Map<string, Promise<FeatureCollection>>();
   function featuresOf(source: { url: string; fileUrl?: string }): Promise<FeatureCollection> {
@@ -543,11 +549,7 @@ export const createGlobeViewer: CreateViewer = async (container, initial, onEven
       join ? featuresOf({ url: join.url }).catch(() => null) : Promise.resolve(null),
     ]);
     if (destroyed || !current.layers.some((l) => l.id === v.id)) return null;
-    if (collection.truncated && !truncationSaid.has(v.id)) {
-      truncationSaid.add(v.id);
-      const drawn = new Intl.NumberFormat(locale()).format(collection.features.length);
-      emit({ type: 'error', code: 'VECTOR_TRUNCATED', layerId: v.id, message: drawn });
-    }
+    noticeTruncation(v.id, collection);
     // Its turn: one layer built per frame.
     await new Promise<void>((resolve) => frames.push(resolve));
     if (destroyed || !current.layers.some((l) => l.id === v.id)) return null;

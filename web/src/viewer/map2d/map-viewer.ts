@@ -15,7 +15,7 @@ import type {
   ViewerEvent,
   WorldImagery,
 } from '../scene.types.js';
-import { fetchLayerFeatures } from '../vector-features.js';
+import { fetchLayerFeatures, truncationNotices } from '../vector-features.js';
 import { VIEWER_CONSTANTS } from '../viewer-constants.js';
 import { EyeDomeEffect, EyeDomePointCloudLayer, EyeDomeShadeLayer, type HeightRange } from './eye-dome-lighting.js';
 import { MapImageryUnavailable, type WorldSource, worldSource } from './map-imagery.js';
@@ -385,7 +385,7 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
   }
 
   /** Layers whose features were more than the viewer reads: said once each. */
-  const truncationSaid = new Set<string>();
+  const noticeTruncation = truncationNotices(emit, () => current.locale ?? 'en-US');
 
   /**
    * A vector layer for the map: lines and polygons from their vector tiles
@@ -399,11 +399,7 @@ export const createMapViewer: CreateViewer = async (container, initial, onEvent)
       );
     }
     return fetchLayerFeatures(v).then((collection) => {
-      if (collection.truncated && !truncationSaid.has(v.id)) {
-        truncationSaid.add(v.id);
-        const drawn = new Intl.NumberFormat(current.locale ?? 'en-US').format(collection.features.length);
-        emit({ type: 'error', code: 'VECTOR_TRUNCATED', layerId: v.id, message: drawn });
-      }
+      noticeTruncation(v.id, collection);
       return prepareMapVectors(collection, v);
     });
   }
