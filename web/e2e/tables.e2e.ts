@@ -53,6 +53,9 @@ describe('tables and project information', () => {
   const query = (page: Page) => new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '');
   const rowNames = (page: Page) => page.getByTestId('project-name').allTextContents();
   /** Waits until the rows shown are exactly `names`, in order. */
+  /** Requests of each page opened by openMyProjects, oldest first. */
+  const traffic = new WeakMap<Page, string[]>();
+
   async function expectRows(page: Page, names: string[]): Promise<void> {
     try {
       await page.waitForFunction(
@@ -68,9 +71,14 @@ describe('tables and project information', () => {
         .getByRole('searchbox')
         .inputValue({ timeout: 2000 })
         .catch(() => '?');
+      const notices = await page
+        .locator('.bp6-callout, [role="alert"]')
+        .allInnerTexts()
+        .catch(() => []);
       throw new Error(
         `rows ${JSON.stringify(await rowNames(page))} instead of ${JSON.stringify(names)}; ` +
-          `search box "${box}", URL ${page.url()}: ${(err as Error).message}`,
+          `search box "${box}", URL ${page.url()}, notices ${JSON.stringify(notices)}, ` +
+          `last requests ${JSON.stringify((traffic.get(page) ?? []).slice(-12))}: ${(err as Error).message}`,
       );
     }
     expect(await rowNames(page)).toEqual(names);
@@ -79,6 +87,14 @@ describe('tables and project information', () => {
   async function openMyProjects(locale: string): Promise<Page> {
     const context = await newContext(browser, locale);
     const page = await context.newPage();
+    // The page's requests and their answers, named when rows do not come (which query left, which came back).
+    const log: string[] = [];
+    traffic.set(page, log);
+    const t0 = Date.now();
+    const short = (u: string) => u.replace(e2e().baseUrl, '');
+    page.on('request', (r) => log.push(`${Date.now() - t0} ms > ${r.method()} ${short(r.url())}`));
+    page.on('response', (r) => log.push(`${Date.now() - t0} ms < ${r.status()} ${short(r.url())}`));
+    page.on('requestfailed', (r) => log.push(`${Date.now() - t0} ms ! ${short(r.url())} ${r.failure()?.errorText}`));
     await logIn(page, email, PASSWORD);
     await waitForRoute(page, '/user');
     await page.goto(`${e2e().baseUrl}/#/user`);

@@ -2,7 +2,8 @@ import { BlueprintProvider } from '@blueprintjs/core';
 import type { i18n as I18n } from 'i18next';
 import { StrictMode, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { RouterProvider } from 'react-router';
+// From react-router/dom: it hands the router ReactDOM.flushSync, which query updates ask for (see useQueryValues).
+import { RouterProvider } from 'react-router/dom';
 import { SWRConfig, type SWRConfiguration } from 'swr';
 import { isApiError } from '../shared/api/api-error.js';
 import { createAppRouter } from './router.js';

@@ -32,7 +32,8 @@ export function patchQuery(base: URLSearchParams, patch: QueryPatch): URLSearchP
  * The patch lands on the query the window shows when it is applied, not on
  * the one of the render that made the setter: a handler of an earlier render
  * (a sort clicked just as a typed search reached the URL) cannot put back
- * values the URL has moved on from.
+ * values the URL has moved on from. The screen follows in the same task
+ * (flushSync): what the user typed or clicked is never a deferred update.
  */
 export function useQueryValues(): [Record<string, string>, (patch: QueryPatch) => void] {
   const [params, setParams] = useSearchParams();
@@ -45,7 +46,9 @@ export function useQueryValues(): [Record<string, string>, (patch: QueryPatch) =
           const live = typeof window === 'undefined' ? null : liveHashQuery(window.location.hash, pathname);
           return patchQuery(live ?? prev, patch);
         },
-        { replace: true },
+        // Rendered at once, not as a transition React may hold back: the URL must never run ahead of the
+        // screen (a loaded CI once showed `search=ar` in the URL over the old query's rows for 30 s).
+        { replace: true, flushSync: true },
       );
     },
     [setParams, pathname],
