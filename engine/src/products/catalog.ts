@@ -42,7 +42,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'pointCloud',
     needs: [],
     options: ['vendorWireClasses'],
-    weight: 12,
+    weight: 33,
     restoreFormat: 'LAS',
     mainThread: true,
   },
@@ -68,7 +68,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['classify', 'dtm', 'power-lines'],
     options: ['powerLineBuffersCm'],
-    weight: 0.5,
+    weight: 1.3,
   },
   {
     id: 'vegetation-risk',
@@ -80,7 +80,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['classify', 'dtm', 'power-lines'],
     options: ['powerLineBuffersCm', 'clearanceHeightCm'],
-    weight: 0.5,
+    weight: 0.8,
   },
   {
     id: 'tree-fall-risk',
@@ -92,7 +92,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['power-lines', 'tree-tops'],
     options: ['treeFallHeightBufferCm'],
-    weight: 0.3,
+    weight: 0.2,
   },
   {
     id: 'grid',
@@ -103,7 +103,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['dtm'],
     options: ['gridResolutionCm'],
-    weight: 0.5,
+    weight: 0.3,
   },
   {
     id: 'contours',
@@ -114,7 +114,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['dtm'],
     options: ['contourMinorCm', 'contourMajorCm'],
-    weight: 1,
+    weight: 10,
   },
   {
     id: 'contours-major',
@@ -125,7 +125,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['contours'],
     options: ['contourMinorCm', 'contourMajorCm'],
-    weight: 0.3,
+    weight: 1,
   },
   {
     id: 'contours-minor',
@@ -136,7 +136,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['contours'],
     options: ['contourMinorCm', 'contourMajorCm'],
-    weight: 0.3,
+    weight: 1.6,
   },
   {
     id: 'buildings',
@@ -147,7 +147,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['classify', 'dtm'],
     options: ['buildingSimplification'],
-    weight: 1,
+    weight: 0.3,
   },
   {
     id: 'tree-crowns',
@@ -158,7 +158,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['tree-tops'],
     options: ['crownShape'],
-    weight: 1,
+    weight: 5,
   },
   {
     id: 'tree-tops',
@@ -169,7 +169,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['chm'],
     options: [],
-    weight: 1,
+    weight: 1.7,
   },
   {
     id: 'dtm',
@@ -180,7 +180,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'download',
     needs: ['classify'],
     options: ['dtmResolutionCm'],
-    weight: 2,
+    weight: 4.5,
     restoreFormat: 'GTiff',
   },
   {
@@ -192,7 +192,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'raster',
     needs: ['classify', 'dtm'],
     options: ['dtmResolutionCm'],
-    weight: 1.5,
+    weight: 2,
   },
   {
     id: 'imagery-dtm',
@@ -203,7 +203,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'raster',
     needs: ['dtm'],
     options: [],
-    weight: 1,
+    weight: 0.3,
   },
   {
     id: 'hillshade',
@@ -227,7 +227,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     needs: ['dtm', 'contours'],
     uses: ['buildings', 'tree-crowns', 'power-lines'],
     options: ['contourMinorCm', 'contourMajorCm'],
-    weight: 0.5,
+    weight: 6,
   },
   {
     id: 'slope',
@@ -238,7 +238,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'raster',
     needs: ['dtm'],
     options: [],
-    weight: 1,
+    weight: 2,
   },
   {
     id: 'chm',
@@ -249,7 +249,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'raster',
     needs: ['classify', 'dtm'],
     options: ['chmResolutionCm'],
-    weight: 1.5,
+    weight: 5.5,
   },
   {
     id: 'forest-inventory',
@@ -260,7 +260,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'download',
     needs: ['tree-crowns'],
     options: ['crownShape'],
-    weight: 0.2,
+    weight: 0.4,
   },
   {
     id: 'quality',
@@ -269,10 +269,9 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     summary: 'classification against the input’s own classes: ground kappa, DTM RMSE, points per class (JSON)',
     layer: 'REPORT',
     display: 'download',
-    readsArtifacts: true,
     needs: ['classify', 'dtm'],
     options: ['dtmResolutionCm'],
-    weight: 1,
+    weight: 3.6,
   },
   {
     id: 'report',
@@ -302,7 +301,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
       'forest-inventory',
     ],
     options: [],
-    weight: 1,
+    weight: 2.2,
   },
 ];
 

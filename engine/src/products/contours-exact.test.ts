@@ -3,7 +3,18 @@
 // against an all-pairs search.
 import { describe, expect, it } from 'vitest';
 import { createRaster } from '../raster/raster.js';
-import { buildContours, type ContourLine, chaikin, chain, keepNonCrossing } from './contours.product.js';
+import {
+  buildContours,
+  type ContourLine,
+  chaikin,
+  chain,
+  keepNonCrossing,
+  SEGMENT_CELLS,
+  SIMPLIFY_CELLS,
+  simplifyLine,
+  toleranceOfCells,
+  vertexTolerances,
+} from './contours.product.js';
 
 /** The former chaining: a list of segments per grid edge, first unused one taken. */
 function referenceChain(edges: number[], coords: number[]): { coords: Float64Array; closed: boolean }[] {
@@ -190,7 +201,7 @@ describe('contour tracing, exact', () => {
     expect(severalRounds).toBeGreaterThan(0);
   });
 
-  it('smooths contour lines of a steep rough slope without any crossing (buckets split)', () => {
+  it('smooths and simplifies contour lines of a steep rough slope without any crossing (buckets split)', () => {
     // About 120 lines a cell, so that cells hold more pieces than DENSE_CELL.
     const W = 8;
     const dtm = createRaster(W, W, 0, W, 1, null);
@@ -200,9 +211,16 @@ describe('contour tracing, exact', () => {
     }
     const raw = buildContours(dtm, { minorCm: 50, majorCm: 250, smoothing: 0 });
     const got = buildContours(dtm, { minorCm: 50, majorCm: 250, smoothing: 2 });
+    // Tolerances as the product takes them: a twentieth of a cell, less where the lines crowd (all of them here).
+    const allowed = toleranceOfCells(dtm, SIMPLIFY_CELLS, 0.5);
+    expect(Math.max(...allowed)).toBeLessThan(SIMPLIFY_CELLS);
     const expected = referenceRepair(
       raw,
-      raw.map((l) => ({ ...l, coordinates: chaikin(l.coordinates, l.closed, 2) })),
+      raw.map((l) => {
+        const smoothed = chaikin(l.coordinates, l.closed, 2);
+        const each = vertexTolerances(dtm, allowed, smoothed);
+        return { ...l, coordinates: simplifyLine(smoothed, each, SEGMENT_CELLS) };
+      }),
     );
     expect(got.length).toBe(expected.lines.length);
     got.forEach((line, i) => {

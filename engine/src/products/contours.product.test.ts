@@ -9,7 +9,16 @@ import { createRaster, type Raster } from '../raster/raster.js';
 import { packFeatures, packFlatLines } from '../writers/ewkb.js';
 import { writeGeoJson } from '../writers/geojson.writer.js';
 import { writeGeoTiff } from '../writers/geotiff.writer.js';
-import { buildContours, type ContourLine, chaikin, contourFeatures } from './contours.product.js';
+import {
+  buildContours,
+  type ContourLine,
+  chaikin,
+  contourFeatures,
+  SEGMENT_CELLS,
+  SIMPLIFY_CELLS,
+  simplifyLine,
+  toleranceOfCells,
+} from './contours.product.js';
 import { featuresToWgs84 } from './product-values.js';
 import { gdal, hasGdal } from './test-gdal.js';
 
@@ -32,12 +41,18 @@ function index(lines: { elevation: number; coords: number[] }[]) {
     }
     for (let i = 0; i + 3 < l.coords.length; i += 2) {
       const seg = l.coords.slice(i, i + 4);
-      const cx = Math.floor((seg[0]! + seg[2]!) / 2);
-      const cy = Math.floor((seg[1]! + seg[3]!) / 2);
-      const k = `${cx},${cy}`;
-      const list = buckets.get(k);
-      if (list) list.push(...seg);
-      else buckets.set(k, [...seg]);
+      // In the bucket of every point along it, every half unit (a long segment is found from any of its parts).
+      const steps = Math.ceil(2 * Math.hypot(seg[2]! - seg[0]!, seg[3]! - seg[1]!)) + 1;
+      const keys = new Set<string>();
+      for (let t = 0; t <= steps; t++) {
+        const f = t / steps;
+        keys.add(`${Math.floor(seg[0]! + f * (seg[2]! - seg[0]!))},${Math.floor(seg[1]! + f * (seg[3]! - seg[1]!))}`);
+      }
+      for (const k of keys) {
+        const list = buckets.get(k);
+        if (list) list.push(...seg);
+        else buckets.set(k, [...seg]);
+      }
     }
   }
   return (elevation: number, x: number, y: number): number => {
@@ -69,9 +84,12 @@ function crossings(lines: ContourLine[]): number {
     const c = l.coordinates;
     for (let i = 0; i + 3 < c.length; i += 2) segs.push([li, c[i]!, c[i + 1]!, c[i + 2]!, c[i + 3]!]);
   });
+  // Buckets at least as wide as the longest segment: two crossing segments have midpoints in neighbouring ones.
+  let size = 2;
+  for (const s of segs) size = Math.max(size, Math.hypot(s[3]! - s[1]!, s[4]! - s[2]!));
   const buckets = new Map<string, number[][]>();
   for (const s of segs) {
-    const k = `${Math.floor((s[1]! + s[3]!) / 4)},${Math.floor((s[2]! + s[4]!) / 4)}`;
+    const k = `${Math.floor((s[1]! + s[3]!) / (2 * size))},${Math.floor((s[2]! + s[4]!) / (2 * size))}`;
     const list = buckets.get(k) ?? [];
     list.push(s);
     buckets.set(k, list);
@@ -158,6 +176,86 @@ describe('contours', () => {
     expect(chaikin(pair, false, 2)).toBe(pair);
   });
 
+  it('simplifies a line within its tolerance, keeping its ends, its closure and no segment above the longest', () => {
+    /** Distance from (x, y) to the polyline `c`. */
+    const distance = (c: Float64Array, x: number, y: number) => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let i = 0; i + 3 < c.length; i += 2) {
+        const vx = c[i + 2]! - c[i]!;
+        const vy = c[i + 3]! - c[i + 1]!;
+        const len2 = vx * vx + vy * vy;
+        const t = len2 > 0 ? Math.max(0, Math.min(1, ((x - c[i]!) * vx + (y - c[i + 1]!) * vy) / len2)) : 0;
+        best = Math.min(best, Math.hypot(c[i]! + t * vx - x, c[i + 1]! + t * vy - y));
+      }
+      return best;
+    };
+    // A wavy open line (amplitude 0.3) and a ring of radius 10, sampled every 0.1 unit.
+    const wave = Float64Array.from({ length: 802 }, (_, i) => (i % 2 === 0 ? i / 20 : 0.3 * Math.sin(i / 40)));
+    const ring = Float64Array.from({ length: 1258 }, (_, i) => {
+      const a = (Math.floor(i / 2) / 628) * 2 * Math.PI;
+      return i % 2 === 0 ? 10 * Math.cos(a) : 10 * Math.sin(a);
+    });
+    ring[1256] = ring[0]!;
+    ring[1257] = ring[1]!;
+    for (const [line, tolerance, longest] of [
+      [wave, 0.02, 2],
+      [wave, 0.05, 100],
+      [ring, 0.025, 2],
+    ] as const) {
+      const out = simplifyLine(line, tolerance, longest);
+      expect(out.length).toBeLessThan(line.length / 4);
+      expect(Array.from(out.slice(0, 2))).toEqual(Array.from(line.slice(0, 2)));
+      expect(Array.from(out.slice(-2))).toEqual(Array.from(line.slice(-2)));
+      for (let i = 0; i < line.length; i += 2) {
+        expect(distance(out, line[i]!, line[i + 1]!)).toBeLessThanOrEqual(tolerance + 1e-12);
+      }
+      for (let i = 0; i + 3 < out.length; i += 2) {
+        expect(Math.hypot(out[i + 2]! - out[i]!, out[i + 3]! - out[i + 1]!)).toBeLessThanOrEqual(longest);
+      }
+    }
+    // Nothing to leave out: the line itself; a straight line: its two ends.
+    const corner = Float64Array.from([0, 0, 1, 0, 1, 1]);
+    expect(simplifyLine(corner, 0.1)).toBe(corner);
+    expect(Array.from(simplifyLine(Float64Array.from([0, 0, 1, 1, 2, 2, 3, 3]), 0.01))).toEqual([0, 0, 3, 3]);
+  });
+
+  it('simplifies less where lines crowd: a quarter of their spacing on a steep slope, the full tolerance on a gentle one', () => {
+    // A plane rising 0.1 a unit eastwards, then 4 a unit (10 cm contours 2.5 cm apart on a 1 m grid).
+    const dtm = createRaster(20, 3, 0, 3, 1, null);
+    for (let r = 0; r < 3; r++)
+      for (let c = 0; c < 20; c++) dtm.data[r * 20 + c] = c < 10 ? 0.1 * c : 0.9 + 4 * (c - 9);
+    const allowed = toleranceOfCells(dtm, 0.05, 0.1);
+    expect(allowed[1 * 20 + 3]).toBeCloseTo(0.05, 6);
+    // 0.25 × 0.1 / 4 (the steepest gradient around the cell).
+    expect(allowed[1 * 20 + 15]).toBeCloseTo(0.00625, 6);
+    // Beside the break, the steeper side counts.
+    expect(allowed[1 * 20 + 9]).toBeLessThan(0.05);
+  });
+
+  it('makes lines with far fewer vertices than the smoothed ones, still within a cell of them', () => {
+    const dtm = surface();
+    const smoothed = buildContours(dtm, { minorCm: 100, majorCm: 500, simplify: 0 });
+    const lines = buildContours(dtm, { minorCm: 100, majorCm: 500 });
+    expect(lines.length).toBe(smoothed.length);
+    const vertices = (set: ContourLine[]) => set.reduce((n, l) => n + l.coordinates.length / 2, 0);
+    expect(vertices(lines)).toBeLessThan(vertices(smoothed) / 3);
+    expect(crossings(lines)).toBe(0);
+    const near = index(smoothed.map((l) => ({ elevation: l.elevation, coords: Array.from(l.coordinates) })));
+    for (const l of lines) {
+      for (let i = 0; i < l.coordinates.length; i += 2) {
+        expect(near(l.elevation, l.coordinates[i]!, l.coordinates[i + 1]!)).toBeLessThanOrEqual(
+          SIMPLIFY_CELLS * dtm.resolution + 1e-9,
+        );
+      }
+      for (let i = 0; i + 3 < l.coordinates.length; i += 2) {
+        const c = l.coordinates;
+        expect(Math.hypot(c[i + 2]! - c[i]!, c[i + 3]! - c[i + 1]!)).toBeLessThanOrEqual(
+          SEGMENT_CELLS * dtm.resolution,
+        );
+      }
+    }
+  });
+
   it.runIf(hasGdal())('lies within one DTM cell of gdal_contour on the same DTM', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'nuage-contours-'));
     const dtm = surface();
@@ -182,12 +280,17 @@ describe('contours', () => {
       }
     }
     let worstBack = 0;
+    let checkedBack = 0;
     for (const f of reference.features) {
       for (const [x, y] of f.geometry.coordinates) {
         worstBack = Math.max(worstBack, nearestOurs(f.properties.elevation, x!, y!));
+        checkedBack++;
       }
     }
-    expect(checked).toBeGreaterThan(5000);
+    // Every vertex of gdal_contour's lines (one a cell edge crossed) lies within a cell of ours, and ours
+    // (simplified: fewer than gdal's) within a cell of its lines.
+    expect(checkedBack).toBeGreaterThan(5000);
+    expect(checked).toBeGreaterThan(2000);
     expect(worst).toBeLessThanOrEqual(dtm.resolution);
     expect(worstBack).toBeLessThanOrEqual(dtm.resolution);
   });

@@ -13,6 +13,21 @@ import { productEntry } from './catalog.js';
 import { type DtmValue, featuresToWgs84, WGS84_DECIMALS } from './product-values.js';
 import { contourIntervalCm } from './terrain-options.js';
 
+/**
+ * Default simplification of smoothed contours, in DTM cells (2.5 cm at
+ * 0.5 m): far below the DTM's own vertical error seen on a slope, and
+ * invisible at any plan scale.
+ */
+export const SIMPLIFY_CELLS = 0.05;
+
+/**
+ * Longest segment a simplified contour keeps, in DTM cells (2 m at 0.5 m):
+ * a vertex at least this often. 7.5 M vertices of Chaikin-smoothed lines
+ * become 0.97 M on the pipeline bench's DTM (a forest and a corridor, 0.5 m),
+ * and the crossing search stays as cheap as on the smoothed lines.
+ */
+export const SEGMENT_CELLS = 4;
+
 /** Options of {@link buildContours}; intervals in centimetres (processing form: 10–1000 cm). */
 export const contoursOptionsSchema = z
   .object({
@@ -20,6 +35,12 @@ export const contoursOptionsSchema = z
     majorCm: contourIntervalCm.default(500),
     /** Chaikin corner-cutting passes (0 keeps the raw marching-squares lines). */
     smoothing: z.number().int().min(0).max(4).default(2),
+    /**
+     * Douglas–Peucker tolerance of the smoothed lines, in DTM cells: the
+     * vertices a smoothed line does not need to stay within it (0 keeps them
+     * all; Chaikin makes four a cell).
+     */
+    simplify: z.number().min(0).max(1).default(SIMPLIFY_CELLS),
     /** Vertical unit of the DTM in metres (0.3048 for feet). */
     verticalUnitToMetre: z.number().positive().default(1),
   })
@@ -45,7 +66,9 @@ interface Level {
  * Contour lines of a DTM (`products.contours`) at the minor and major
  * intervals: marching squares between cell centres (saddles resolved by the
  * mean of the four corners, as gdal_contour does), chained into LineStrings,
- * smoothed by Chaikin corner cutting. A line whose smoothed form would cross
+ * smoothed by Chaikin corner cutting, then simplified (Douglas–Peucker within
+ * a twentieth of a cell by default, less where lines crowd, and a vertex at
+ * least every four cells). A line whose simplified form would cross
  * another line falls back to its exact form, so lines never cross. Minor lines
  * skip the elevations of major ones.
  *
@@ -77,9 +100,19 @@ export function buildContours(dtm: Raster, options: ContoursOptions = {}, contex
   const raw = traceLevels(dtm, levels, context);
   chainScratch = NO_CHAIN_SCRATCH;
   if (o.smoothing === 0) return raw;
-  const smooth = raw.map((line) => ({ ...line, coordinates: chaikin(line.coordinates, line.closed, o.smoothing) }));
+  const tolerance = o.simplify * dtm.resolution;
+  const allowed = tolerance > 0 ? toleranceOfCells(dtm, tolerance, minorStep) : null;
+  const smooth = raw.map((line) => {
+    const smoothed = chaikin(line.coordinates, line.closed, o.smoothing);
+    if (!allowed) return { ...line, coordinates: smoothed };
+    const each = vertexTolerances(dtm, allowed, smoothed);
+    return { ...line, coordinates: simplifyLine(smoothed, each, SEGMENT_CELLS * dtm.resolution) };
+  });
   chaikinScratch = new Float64Array(0);
-  keepNonCrossing(raw, smooth, dtm.resolution);
+  simplifyScratch = { keep: new Uint8Array(0), stack: new Int32Array(0) };
+  tolerancesScratch = new Float64Array(0);
+  // Simplified segments reach SEGMENT_CELLS: the crossing search buckets them on cells as long.
+  keepNonCrossing(raw, smooth, dtm.resolution * SEGMENT_CELLS);
   return smooth;
 }
 
@@ -428,6 +461,162 @@ export function chaikin(coords: Float64Array, closed: boolean, passes: number): 
   return pts === chaikinScratch ? pts.slice(0, length) : pts;
 }
 
+/** Share of the local spacing of contour lines a simplified line may move by: neighbours keep half of it. */
+const SPACING_SHARE = 0.25;
+
+/**
+ * How far a contour may be simplified in each DTM cell: `tolerance`, or less
+ * where lines crowd, a quarter of their spacing there (the minor interval
+ * over the steepest gradient of the cell and its eight neighbours), so
+ * simplified neighbours keep apart and the crossing search has little to
+ * put back (on the bench's DTM, lines 2.5 cm from each other on its steps).
+ */
+export function toleranceOfCells(dtm: Raster, tolerance: number, minorStep: number): Float32Array {
+  const { width: W, height: H, data, nodata, resolution } = dtm;
+  const gradient = new Float32Array(W * H);
+  const at = (r: number, c: number) => {
+    const v = data[r * W + c]!;
+    return v === nodata ? Number.NaN : v;
+  };
+  for (let r = 0; r < H; r++) {
+    for (let c = 0; c < W; c++) {
+      const z = at(r, c);
+      if (Number.isNaN(z)) continue;
+      // Central differences, one-sided at an edge or beside nodata.
+      const w = c > 0 ? at(r, c - 1) : Number.NaN;
+      const e = c + 1 < W ? at(r, c + 1) : Number.NaN;
+      const n = r > 0 ? at(r - 1, c) : Number.NaN;
+      const s = r + 1 < H ? at(r + 1, c) : Number.NaN;
+      const gx =
+        !Number.isNaN(w) && !Number.isNaN(e) ? (e - w) / 2 : !Number.isNaN(e) ? e - z : !Number.isNaN(w) ? z - w : 0;
+      const gy =
+        !Number.isNaN(n) && !Number.isNaN(s) ? (s - n) / 2 : !Number.isNaN(s) ? s - z : !Number.isNaN(n) ? z - n : 0;
+      gradient[r * W + c] = Math.hypot(gx, gy) / resolution;
+    }
+  }
+  // The steepest of each cell's 3 × 3 (rows, then columns), as the limit of the cell.
+  const rows = new Float32Array(W * H);
+  for (let r = 0; r < H; r++) {
+    for (let c = 0; c < W; c++) {
+      let g = gradient[r * W + c]!;
+      if (c > 0) g = Math.max(g, gradient[r * W + c - 1]!);
+      if (c + 1 < W) g = Math.max(g, gradient[r * W + c + 1]!);
+      rows[r * W + c] = g;
+    }
+  }
+  const out = gradient;
+  for (let r = 0; r < H; r++) {
+    for (let c = 0; c < W; c++) {
+      let g = rows[r * W + c]!;
+      if (r > 0) g = Math.max(g, rows[(r - 1) * W + c]!);
+      if (r + 1 < H) g = Math.max(g, rows[(r + 1) * W + c]!);
+      const spacing = g > 0 ? minorStep / g : Number.POSITIVE_INFINITY;
+      out[r * W + c] = Math.max(1e-6 * resolution, Math.min(tolerance, SPACING_SHARE * spacing));
+    }
+  }
+  return out;
+}
+
+/** Scratch of {@link vertexTolerances}, kept from line to line. */
+let tolerancesScratch = new Float64Array(0);
+
+/** The tolerance of each vertex of a line: that of the DTM cell it lies in (the nearest cell off the grid). */
+export function vertexTolerances(dtm: Raster, allowed: Float32Array, coords: Float64Array): Float64Array {
+  const n = coords.length / 2;
+  if (tolerancesScratch.length < n) tolerancesScratch = new Float64Array(2 * n);
+  const out = tolerancesScratch;
+  const { width: W, height: H, originX, originY, resolution } = dtm;
+  for (let i = 0; i < n; i++) {
+    const c = Math.min(W - 1, Math.max(0, Math.floor((coords[2 * i]! - originX) / resolution)));
+    const r = Math.min(H - 1, Math.max(0, Math.floor((originY - coords[2 * i + 1]!) / resolution)));
+    out[i] = allowed[r * W + c]!;
+  }
+  return out;
+}
+
+/** Scratch of {@link simplifyLine}, kept from line to line. */
+let simplifyScratch = { keep: new Uint8Array(0), stack: new Int32Array(0) };
+
+/**
+ * Douglas–Peucker: the vertices of a line (flat x, y pairs) that keep it
+ * within `tolerance` of every vertex left out (one for all, or one per
+ * vertex, each above 0), and no segment longer than
+ * `maxSegment` (cut in the middle of its vertices); both end points stay (a
+ * ring, which repeats its first point, stays closed). Returns the line
+ * itself when every vertex stays.
+ */
+export function simplifyLine(
+  coords: Float64Array,
+  tolerance: number | Float64Array,
+  maxSegment = Number.POSITIVE_INFINITY,
+): Float64Array {
+  const n = coords.length / 2;
+  if (n <= 2) return coords;
+  const each = typeof tolerance === 'number' ? null : tolerance;
+  const t2 = typeof tolerance === 'number' ? tolerance * tolerance : 0;
+  if (simplifyScratch.keep.length < n) {
+    simplifyScratch = { keep: new Uint8Array(2 * n), stack: new Int32Array(4 * n) };
+  }
+  const { keep, stack } = simplifyScratch;
+  keep.fill(0, 0, n);
+  keep[0] = 1;
+  keep[n - 1] = 1;
+  let top = 0;
+  stack[top++] = 0;
+  stack[top++] = n - 1;
+  let kept = 2;
+  while (top > 0) {
+    const b = stack[--top]!;
+    const a = stack[--top]!;
+    if (b - a < 2) continue;
+    const ax = coords[2 * a]!;
+    const ay = coords[2 * a + 1]!;
+    const dx = coords[2 * b]! - ax;
+    const dy = coords[2 * b + 1]! - ay;
+    const len2 = dx * dx + dy * dy;
+    // The vertex farthest beyond its tolerance (the farthest of all with one tolerance), if any is beyond.
+    let far = -1;
+    let farD = each ? 1 : t2;
+    for (let i = a + 1; i < b; i++) {
+      const px = coords[2 * i]! - ax;
+      const py = coords[2 * i + 1]! - ay;
+      let d2: number;
+      if (len2 === 0) d2 = px * px + py * py;
+      else {
+        // Distance to the segment (not the infinite line): a hairpin's tip is kept.
+        const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
+        const ex = px - t * dx;
+        const ey = py - t * dy;
+        d2 = ex * ex + ey * ey;
+      }
+      if (each) d2 /= each[i]! * each[i]!;
+      if (d2 > farD) {
+        farD = d2;
+        far = i;
+      }
+    }
+    if (far < 0) {
+      // Within the tolerance, but longer than a segment may be: cut in the middle.
+      if (len2 <= maxSegment * maxSegment) continue;
+      far = (a + b) >> 1;
+    }
+    keep[far] = 1;
+    kept++;
+    stack[top++] = a;
+    stack[top++] = far;
+    stack[top++] = far;
+    stack[top++] = b;
+  }
+  if (kept === n) return coords;
+  const out = new Float64Array(2 * kept);
+  for (let i = 0, o = 0; i < n; i++) {
+    if (!keep[i]) continue;
+    out[o++] = coords[2 * i]!;
+    out[o++] = coords[2 * i + 1]!;
+  }
+  return out;
+}
+
 /**
  * True when segments p1-p2 and p3-p4 properly intersect; `dx`, `dy` are
  * x2 - x1 and y2 - y1, taken once per segment of an inner loop. The sides of
@@ -551,6 +740,8 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
     // Every band each piece's rows cover, in line and piece order: counted, then filled. The row of the
     // least y is the least row of the piece's points (the row of a coordinate is monotonic in it).
     const bandStart = new Int32Array(bands + 1);
+    // Bands holding a piece of a line changed in the last round: in any other, every pair was tested as it is.
+    const bandChanged = new Uint8Array(bands);
     for (let li = 0; li < n; li++) {
       const c = coordsOf[li]!;
       if (c.length < 4) continue;
@@ -565,7 +756,10 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
           else if (rowA > most) most = rowA;
         }
         const last = (most / BAND_ROWS) | 0;
-        for (let b = (least / BAND_ROWS) | 0; b <= last; b++) bandStart[b + 1]!++;
+        for (let b = (least / BAND_ROWS) | 0; b <= last; b++) {
+          bandStart[b + 1]!++;
+          bandChanged[b] |= changed[li]!;
+        }
       }
     }
     for (let b = 0; b < bands; b++) bandStart[b + 1]! += bandStart[b]!;
@@ -597,7 +791,7 @@ export function keepNonCrossing(raw: ContourLine[], lines: ContourLine[], cell: 
     for (let b = 0; b < bands; b++) {
       const begin = bandStart[b]!;
       const m = bandStart[b + 1]! - begin;
-      if (m < 2) continue;
+      if (m < 2 || bandChanged[b] === 0) continue;
       if (entryLine.length < m) {
         entryXY = new Float64Array(2 * PIECE_VALUES * m);
         entryPoints = new Uint8Array(2 * m);

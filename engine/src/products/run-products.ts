@@ -309,7 +309,9 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
   // Products run as soon as what they read is ready: on this thread, or in a lane thread when there are lanes.
   const laneCount = o.lanes ?? (await defaultLanes(o.input.path));
   const lanes = laneCount > 0 ? new ProductLanes(laneCount) : null;
-  const pending = [...toMake];
+  // With lanes, a lane that frees takes the ready product with the longest chain of work after it first
+  // (run's order among equals): the chain to the report is not left waiting behind short side products.
+  const pending = lanes ? byLongestChain(toMake, order) : [...toMake];
   const settled = new Set<string>();
   const running = new Map<string, Promise<void>>();
   const fractions = new Map<string, number>();
@@ -446,7 +448,7 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
       if (o.signal?.aborted || firstError) {
         if (running.size === 0) break;
       } else {
-        // Start every product whose inputs are ready, in the run's order, while there is room.
+        // Start every product whose inputs are ready, in `pending`'s order, while there is room.
         for (let i = 0; i < pending.length; i++) {
           const product = pending[i]!;
           if (!ready(product)) continue;
@@ -497,6 +499,39 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
     artifacts,
   };
   return { runs, manifest };
+}
+
+/**
+ * The products of a run, those with the longest chain of work ahead first:
+ * a product's chain is its weight plus the longest chain among the products
+ * reading it (a product reading artifacts reads every product before it).
+ * Equal chains keep the run's order.
+ */
+export function byLongestChain(
+  products: readonly ProductDefinition[],
+  order: ReadonlyMap<string, number>,
+): ProductDefinition[] {
+  const readers = new Map<string, ProductDefinition[]>(products.map((p) => [p.id, []]));
+  for (const q of products) {
+    for (const p of products) {
+      if (p === q) continue;
+      const reads =
+        q.needs.includes(p.id) ||
+        (q.uses ?? []).includes(p.id) ||
+        (q.readsArtifacts === true && order.get(p.id)! < order.get(q.id)!);
+      if (reads) readers.get(p.id)!.push(q);
+    }
+  }
+  const chain = new Map<string, number>();
+  const chainOf = (p: ProductDefinition): number => {
+    const known = chain.get(p.id);
+    if (known !== undefined) return known;
+    let longest = 0;
+    for (const q of readers.get(p.id)!) longest = Math.max(longest, chainOf(q));
+    chain.set(p.id, p.weight + longest);
+    return p.weight + longest;
+  };
+  return [...products].sort((a, b) => chainOf(b) - chainOf(a) || order.get(a.id)! - order.get(b.id)!);
 }
 
 /** Writes `manifest.json` into a run folder; returns its path. */
