@@ -137,6 +137,9 @@ function encodeGeometry(g: Geometry): { type: number; commands: number[] } | nul
       for (const line of g.type === 'LineString' ? [g.coordinates] : g.coordinates) {
         const ps = clean(line);
         if (ps.length < 2) continue;
+        // A closed line with no area (there and back along one line) is dropped, as ST_AsMVTGeom drops it.
+        const last = ps[ps.length - 1]!;
+        if (ps[0]![0] === last[0] && ps[0]![1] === last[1] && ringArea(ps) === 0) continue;
         moveTo(ps[0]!);
         lineTo(ps.slice(1));
       }

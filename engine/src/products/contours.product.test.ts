@@ -213,6 +213,17 @@ describe('contours', () => {
         expect(Math.hypot(out[i + 2]! - out[i]!, out[i + 3]! - out[i + 1]!)).toBeLessThanOrEqual(longest);
       }
     }
+    // A small ring within the tolerance keeps a triangle (with its closing point), not a spike there and back.
+    const small = Float64Array.from({ length: 18 }, (_, i) => {
+      const a = (Math.floor(i / 2) / 8) * 2 * Math.PI;
+      return i % 2 === 0 ? 0.01 * Math.cos(a) : 0.01 * Math.sin(a);
+    });
+    small[16] = small[0]!;
+    small[17] = small[1]!;
+    const triangle = simplifyLine(small, 0.05);
+    expect(triangle.length).toBe(8);
+    expect(new Set([0, 2, 4].map((i) => `${triangle[i]},${triangle[i + 1]}`)).size).toBe(3);
+    expect([triangle[6], triangle[7]]).toEqual([triangle[0], triangle[1]]);
     // Nothing to leave out: the line itself; a straight line: its two ends.
     const corner = Float64Array.from([0, 0, 1, 0, 1, 1]);
     expect(simplifyLine(corner, 0.1)).toBe(corner);

@@ -534,6 +534,21 @@ export function vertexTolerances(dtm: Raster, allowed: Float32Array, coords: Flo
   return out;
 }
 
+/** Squared distance from vertex `i` of a line to its segment from vertex `a` to vertex `b`. */
+function distanceToSegment(coords: Float64Array, i: number, a: number, b: number): number {
+  const ax = coords[2 * a]!;
+  const ay = coords[2 * a + 1]!;
+  const dx = coords[2 * b]! - ax;
+  const dy = coords[2 * b + 1]! - ay;
+  const px = coords[2 * i]! - ax;
+  const py = coords[2 * i + 1]! - ay;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
+  const ex = px - t * dx;
+  const ey = py - t * dy;
+  return ex * ex + ey * ey;
+}
+
 /** Scratch of {@link simplifyLine}, kept from line to line. */
 let simplifyScratch = { keep: new Uint8Array(0), stack: new Int32Array(0) };
 
@@ -542,7 +557,8 @@ let simplifyScratch = { keep: new Uint8Array(0), stack: new Int32Array(0) };
  * within `tolerance` of every vertex left out (one for all, or one per
  * vertex, each above 0), and no segment longer than
  * `maxSegment` (cut in the middle of its vertices); both end points stay (a
- * ring, which repeats its first point, stays closed). Returns the line
+ * ring, which repeats its first point, stays closed and keeps a triangle at
+ * least). Returns the line
  * itself when every vertex stays.
  */
 export function simplifyLine(
@@ -569,26 +585,15 @@ export function simplifyLine(
     const b = stack[--top]!;
     const a = stack[--top]!;
     if (b - a < 2) continue;
-    const ax = coords[2 * a]!;
-    const ay = coords[2 * a + 1]!;
-    const dx = coords[2 * b]! - ax;
-    const dy = coords[2 * b + 1]! - ay;
+    const dx = coords[2 * b]! - coords[2 * a]!;
+    const dy = coords[2 * b + 1]! - coords[2 * a + 1]!;
     const len2 = dx * dx + dy * dy;
     // The vertex farthest beyond its tolerance (the farthest of all with one tolerance), if any is beyond.
     let far = -1;
     let farD = each ? 1 : t2;
     for (let i = a + 1; i < b; i++) {
-      const px = coords[2 * i]! - ax;
-      const py = coords[2 * i + 1]! - ay;
-      let d2: number;
-      if (len2 === 0) d2 = px * px + py * py;
-      else {
-        // Distance to the segment (not the infinite line): a hairpin's tip is kept.
-        const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
-        const ex = px - t * dx;
-        const ey = py - t * dy;
-        d2 = ex * ex + ey * ey;
-      }
+      // Distance to the segment (not the infinite line): a hairpin's tip is kept.
+      let d2 = distanceToSegment(coords, i, a, b);
       if (each) d2 /= each[i]! * each[i]!;
       if (d2 > farD) {
         farD = d2;
@@ -606,6 +611,29 @@ export function simplifyLine(
     stack[top++] = far;
     stack[top++] = far;
     stack[top++] = b;
+  }
+  // A ring (its last point its first) keeps a triangle at least: not a spike there and back.
+  const ring = coords[0] === coords[2 * n - 2] && coords[1] === coords[2 * n - 1];
+  while (ring && kept < 4 && n >= 4) {
+    let far = -1;
+    let farD = -1;
+    let a = 0;
+    for (let i = 1; i < n - 1; i++) {
+      if (keep[i]) {
+        a = i;
+        continue;
+      }
+      let b = i + 1;
+      while (!keep[b]) b++;
+      const d = distanceToSegment(coords, i, a, b);
+      if (d > farD) {
+        farD = d;
+        far = i;
+      }
+    }
+    if (far < 0) break;
+    keep[far] = 1;
+    kept++;
   }
   if (kept === n) return coords;
   const out = new Float64Array(2 * kept);
