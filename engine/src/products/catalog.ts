@@ -114,7 +114,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['dtm'],
     options: ['contourMinorCm', 'contourMajorCm'],
-    weight: 10,
+    weight: 9,
   },
   {
     id: 'contours-major',
@@ -125,7 +125,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['contours'],
     options: ['contourMinorCm', 'contourMajorCm'],
-    weight: 1,
+    weight: 0.2,
   },
   {
     id: 'contours-minor',
@@ -136,7 +136,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     display: 'vector',
     needs: ['contours'],
     options: ['contourMinorCm', 'contourMajorCm'],
-    weight: 1.6,
+    weight: 0.5,
   },
   {
     id: 'buildings',
@@ -227,7 +227,7 @@ export const PRODUCT_CATALOG: readonly ProductEntry[] = [
     needs: ['dtm', 'contours'],
     uses: ['buildings', 'tree-crowns', 'power-lines'],
     options: ['contourMinorCm', 'contourMajorCm'],
-    weight: 6,
+    weight: 3,
   },
   {
     id: 'slope',
