@@ -9,7 +9,7 @@ import { openPointCloud, POINT_CLOUD_FORMATS } from '../readers/index.js';
 import { productClosure as catalogClosure, PRODUCT_CATALOG } from './catalog.js';
 import { DEFAULT_PROCESSING_OPTIONS, processingOptionsSchema } from './options.js';
 import { ASSET_TYPES, LAYER_OF_ASSET, PRODUCTS } from './registry.js';
-import { planRun, productClosure, runProducts } from './run-products.js';
+import { byLongestChain, planRun, productClosure, runProducts } from './run-products.js';
 
 /** A product writing `<id>.txt` holding its needs' values plus one; `fail` makes it throw bad input. */
 function fake(id: string, needs: string[], runs: string[], fail = false): ProductDefinition<number> {
@@ -205,5 +205,25 @@ describe.runIf(hasRealData())('point-cloud formats', () => {
       expect(format?.descriptor.id, file).toBe(id);
       await reader.close();
     }
+  });
+});
+
+describe('byLongestChain', () => {
+  const product = (id: string, weight: number, needs: string[] = [], extra: Partial<ProductDefinition> = {}) =>
+    ({ id, weight, needs, ...extra }) as unknown as ProductDefinition;
+
+  it('puts first the product with the most work after it, the run order among equals', () => {
+    // a (1) → c (10) → e (1); b (2) → d (1); f reads every product before it (artifacts).
+    const run = [
+      product('a', 1),
+      product('b', 2),
+      product('c', 10, ['a']),
+      product('d', 1, [], { uses: ['b'] }),
+      product('e', 1, ['c']),
+      product('f', 1, [], { readsArtifacts: true }),
+    ];
+    const order = new Map(run.map((p, i) => [p.id, i]));
+    // Chains: f 1, e 2, d 1 (f after it: 2), c 10 + 2 = 12, b 2 + max(d 2, f 1) = 4, a 1 + 12 = 13.
+    expect(byLongestChain(run, order).map((p) => p.id)).toEqual(['a', 'c', 'b', 'd', 'e', 'f']);
   });
 });

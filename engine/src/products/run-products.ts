@@ -275,7 +275,6 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
   const total = toMake.reduce((s, p) => s + p.weight, 0) || 1;
   const log = o.log ?? (() => {});
   // How many products left to make read each value: one no product reads any more is let go, so its memory is freed.
-  const readsOf = (p: ProductDefinition) => new Set([...p.needs, ...(p.uses ?? [])]);
   const readers = new Map<string, number>();
   for (const p of toMake) for (const id of readsOf(p)) readers.set(id, (readers.get(id) ?? 0) + 1);
   /** A product is done with the values it read: those no other product reads are dropped (true if any was). */
@@ -501,6 +500,11 @@ export async function runProducts(o: RunOptions): Promise<RunOutcome> {
   return { runs, manifest };
 }
 
+/** The products whose values a product reads: what it needs and what it uses. */
+function readsOf(p: ProductDefinition): Set<string> {
+  return new Set([...p.needs, ...(p.uses ?? [])]);
+}
+
 /**
  * The products of a run, those with the longest chain of work ahead first:
  * a product's chain is its weight plus the longest chain among the products
@@ -515,10 +519,7 @@ export function byLongestChain(
   for (const q of products) {
     for (const p of products) {
       if (p === q) continue;
-      const reads =
-        q.needs.includes(p.id) ||
-        (q.uses ?? []).includes(p.id) ||
-        (q.readsArtifacts === true && order.get(p.id)! < order.get(q.id)!);
+      const reads = readsOf(q).has(p.id) || (q.readsArtifacts === true && order.get(p.id)! < order.get(q.id)!);
       if (reads) readers.get(p.id)!.push(q);
     }
   }
