@@ -57,6 +57,11 @@ export const CONFIG_VARIABLES = {
     default: '40',
     description: 'Overlap around each tile (metres), so ground, buildings and wires are not cut at the seams.',
   },
+  TILE_THREADS: {
+    default: '2',
+    description:
+      'Tiles the processing job classifies at once, each in a worker thread of its own (memory: about that many tiles at work); 1 runs them one after the other.',
+  },
   TILE_STALE_SECONDS: {
     default: '120',
     description:
@@ -143,6 +148,7 @@ const schema = z.object({
   TILED_PROCESSING_POINTS: z.coerce.number().int().min(0),
   TILE_POINTS: z.coerce.number().int().min(1000),
   TILE_BUFFER_METRES: z.coerce.number().min(0).max(1000),
+  TILE_THREADS: z.coerce.number().int().min(1).max(64),
   TILE_STALE_SECONDS: z.coerce.number().min(1).max(86400),
   TILER_WARM_UP: z.enum(['true', 'false']).transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),

@@ -16,6 +16,7 @@ import type { TileGrid } from '@nuage/engine/tiled/plan.js';
 import type { TileSettings } from '@nuage/engine/tiled/tiled-classify.js';
 import {
   classifyTile,
+  classifyTileInThread,
   mergeTileClasses,
   splitIntoTiles,
   writeClassesFile,
@@ -86,8 +87,9 @@ export function tiledProcessing(deps: AppDeps, points: number): boolean {
 }
 
 /**
- * Runs one claimed tile: its points from the store, the classification, its
- * classes to the store, DONE. A heartbeat keeps the claim while it runs.
+ * Runs one claimed tile: its points from the store, the classification (in a
+ * worker thread of a pool of `threads` when that is above 1), its classes to
+ * the store, DONE. A heartbeat keeps the claim while it runs.
  */
 async function runTile(
   deps: AppDeps,
@@ -96,6 +98,7 @@ async function runTile(
   signal: AbortSignal,
   scratch: string,
   log: Logger,
+  threads = 1,
 ): Promise<void> {
   const spec = row.spec as TileSpecJson;
   const dir = path.join(scratch, `tile-${row.tile}-${Date.now()}`);
@@ -108,7 +111,14 @@ async function runTile(
   try {
     const input = await localCopy(deps.storage, spec.input, dir);
     const out = path.join(dir, 'classes.bin');
-    const outcome = await classifyTile(input, spec.grid, row.tile, spec.settings, out, { signal });
+    const outcome =
+      threads > 1
+        ? await classifyTileInThread(
+            { tileFile: input, grid: spec.grid, index: row.tile, settings: spec.settings, outFile: out },
+            threads,
+            signal,
+          )
+        : await classifyTile(input, spec.grid, row.tile, spec.settings, out, { signal });
     await uploadFile(deps.storage.objects, out, spec.classes);
     await finishTile(deps.database.db, row.job_id, row.tile, outcome.owned);
     log.info({ tile: row.tile, points: outcome.points, owned: outcome.owned, ms: Date.now() - t0 }, 'tile classified');
@@ -218,24 +228,37 @@ export async function classifyInTiles(
   }
   await ctx.step('tiledClassify', o.from + span * 0.1);
   const scratch = path.join(ctx.tmpDir, 'tiles');
-  for (;;) {
-    if (ctx.signal.aborted) throw new Cancelled();
-    const counts = await tileCounts(db, job.id);
-    ctx.progress(o.from + span * (0.1 + (0.85 * counts.done) / Math.max(1, counts.total)));
-    if (counts.failed > 0) {
-      throw new PermanentJobError('TILE_FAILED', `a tile of the cloud could not be classified: ${counts.failure}`);
+  // Up to TILE_THREADS tiles at once, each in a worker thread; another worker's failure of a tile is its own.
+  const threads = deps.config.TILE_THREADS;
+  const mine = new Set<Promise<void>>();
+  let stop: unknown = null;
+  try {
+    for (;;) {
+      if (ctx.signal.aborted) throw new Cancelled();
+      if (stop) throw stop;
+      const counts = await tileCounts(db, job.id);
+      ctx.progress(o.from + span * (0.1 + (0.85 * counts.done) / Math.max(1, counts.total)));
+      if (counts.failed > 0) {
+        throw new PermanentJobError('TILE_FAILED', `a tile of the cloud could not be classified: ${counts.failure}`);
+      }
+      if (counts.done === counts.total) break;
+      if (counts.running > mine.size) await releaseDeadTiles(deps, job.id, ctx.log);
+      const row =
+        mine.size < threads ? await claimTile(db, job.id, null, o.workerId, deps.config.TILE_STALE_SECONDS) : null;
+      if (row) {
+        const run: Promise<void> = runTile(deps, row, o.workerId, ctx.signal, scratch, ctx.log, threads)
+          .catch((err) => {
+            if (err instanceof Cancelled || ctx.signal.aborted) stop ??= err;
+            else ctx.log.warn({ err, tile: row.tile }, 'tile failed; it will be tried again');
+          })
+          .finally(() => mine.delete(run));
+        mine.add(run);
+        continue;
+      }
+      await Promise.race([new Promise((r) => setTimeout(r, 1000)), ...mine]);
     }
-    if (counts.done === counts.total) break;
-    if (counts.running > 0) await releaseDeadTiles(deps, job.id, ctx.log);
-    const mine = await claimTile(db, job.id, null, o.workerId, deps.config.TILE_STALE_SECONDS);
-    if (mine) {
-      await runTile(deps, mine, o.workerId, ctx.signal, scratch, ctx.log).catch((err) => {
-        if (err instanceof Cancelled || ctx.signal.aborted) throw err;
-        ctx.log.warn({ err, tile: mine.tile }, 'tile failed; it will be tried again');
-      });
-      continue;
-    }
-    await new Promise((r) => setTimeout(r, 1000));
+  } finally {
+    await Promise.allSettled(mine);
   }
   await ctx.step('tiledMerge', o.from + span * 0.95);
   const done = await listTiles(db, job.id);

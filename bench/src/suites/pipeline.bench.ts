@@ -183,6 +183,12 @@ export default {
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         DEFAULT_MAX_INPUT_FILE_BYTES: String(64 * 2 ** 30),
         DEFAULT_MAX_STORAGE_BYTES: String(256 * 2 ** 30),
+        // The tiled processing's settings may be set for a comparison (TILE_THREADS=1: one tile at a time).
+        ...Object.fromEntries(
+          ['TILED_PROCESSING_POINTS', 'TILE_POINTS', 'TILE_BUFFER_METRES', 'TILE_THREADS']
+            .filter((k) => process.env[k])
+            .map((k) => [k, process.env[k]!]),
+        ),
       });
       const deps: AppDeps = { config, database, log, storage, migrationVersion: 0 };
       const app = createApp(deps);
@@ -414,6 +420,11 @@ export default {
         figures.apiProcessing = {
           what: 'upload (HTTP PUT), tiling and processing jobs of the API (in this process: API, worker, lanes), default options',
           input: { bytes: replica.bytes, gb: Math.round(sizeGb * 1000) / 1000 },
+          tiled: {
+            fromPoints: config.TILED_PROCESSING_POINTS,
+            pointsPerTile: config.TILE_POINTS,
+            threads: config.TILE_THREADS,
+          },
           uploadSeconds: Math.round(uploadMs) / 1000,
           uploadToReadySeconds: Math.round(totalMs) / 1000,
           jobs: jobs.map((j) => ({ kind: j.kind, runSeconds: (runMs(j) ?? 0) / 1000 })),

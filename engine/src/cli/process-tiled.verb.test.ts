@@ -54,11 +54,43 @@ describe('nuage process --tile-points (fusa.laz, 277,573 points)', () => {
     expect(Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, v]))).toEqual(counts);
     // Ground found where the vendor has it (fusa: 180,868 vendor ground points).
     expect(counts['2']).toBeGreaterThan(160_000);
-  }, 180_000);
+    // One tile at a time on the main thread gives the same classes as the default (two at once, in threads).
+    const one = path.join(dir, 'one');
+    const r1 = await run([
+      'process',
+      realFile('fusa.laz'),
+      one,
+      '--products',
+      'classify',
+      '--tile-points',
+      '80000',
+      '--tile-buffer',
+      '25',
+      '--tile-threads',
+      '1',
+    ]);
+    expect(r1.code).toBe(0);
+    const manifest1 = JSON.parse(await readFile(path.join(one, 'manifest.json'), 'utf8'));
+    expect(manifest1.products.find((p: { id: string }) => p.id === 'classify').figures.classCounts).toEqual(counts);
+    expect(await readFile(path.join(one, 'classify', 'classified.las'))).toEqual(
+      await readFile(path.join(out, 'classify', 'classified.las')),
+    );
+  }, 240_000);
 
   it('refuses a tile size that is not a positive number', async () => {
     const r = await run(['process', realFile('fusa.laz'), path.join(dir, 'bad'), '--tile-points', 'many']);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--tile-points must be a positive number/);
+    const t = await run([
+      'process',
+      realFile('fusa.laz'),
+      path.join(dir, 'bad'),
+      '--tile-points',
+      '1000',
+      '--tile-threads',
+      '1.5',
+    ]);
+    expect(t.code).toBe(2);
+    expect(t.err).toMatch(/--tile-threads must be a whole number of threads/);
   });
 });

@@ -1,4 +1,5 @@
 import { open, readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { EngineError, InvalidInput } from '../core/errors.js';
 import type { ArtifactFormat } from '../core/product.js';
@@ -191,7 +192,7 @@ export function productsVerb(name: string, ids: readonly string[], summary: stri
 export const processVerb: CliVerb = {
   name: 'process',
   summary: 'every product (or --products A,B with what they need) into OUTDIR with a manifest.json, as a job does',
-  usage: `nuage process IN OUTDIR [--products ID,ID] [--options FILE.json] ${usageOfOptions(OPTION_NAMES)} [--orthophoto FILE.tif] [--epsg N] [--tile-points N [--tile-buffer M]]`,
+  usage: `nuage process IN OUTDIR [--products ID,ID] [--options FILE.json] ${usageOfOptions(OPTION_NAMES)} [--orthophoto FILE.tif] [--epsg N] [--tile-points N [--tile-buffer M] [--tile-threads N]]`,
   options: {
     ...EPSG_OPTION,
     ...LANG_OPTION,
@@ -200,6 +201,7 @@ export const processVerb: CliVerb = {
     products: { type: 'string' },
     'tile-points': { type: 'string' },
     'tile-buffer': { type: 'string' },
+    'tile-threads': { type: 'string' },
     ...optionFlags(OPTION_NAMES),
   },
   async run({ positionals, values, out }) {
@@ -210,6 +212,10 @@ export const processVerb: CliVerb = {
     productClosure(options.products, PRODUCT_CATALOG);
     const tilePoints = positiveNumber(values['tile-points'], 'tile-points');
     const tileBuffer = positiveNumber(values['tile-buffer'], 'tile-buffer');
+    const tileThreads = positiveNumber(values['tile-threads'], 'tile-threads');
+    if (tileThreads !== undefined && !Number.isInteger(tileThreads)) {
+      throw new InvalidInput('tile-threads', `--tile-threads must be a whole number of threads, got "${tileThreads}"`);
+    }
     const runIn = runInput(input, values);
     const { runProducts, writeManifest } = await import('../products/run-products.js');
     const outcome = await runProducts({
@@ -219,7 +225,8 @@ export const processVerb: CliVerb = {
       language: parseLang(values.lang),
       progress: (f, step) => out(`${Math.round(f * 100)}% ${step}`),
       hooks: {
-        // --tile-points N: the classification over tiles with overlap buffers, one at a time (engine/src/tiled).
+        // --tile-points N: the classification over tiles with overlap buffers (engine/src/tiled), --tile-threads
+        // of them at once (default: 2, or 1 on a one-core machine), each in a worker thread.
         input: async (product) => {
           if (product.id !== 'classify' || tilePoints === undefined) return undefined;
           const { classifyTiledLocally } = await import('../tiled/tiled-classify.js');
@@ -233,6 +240,7 @@ export const processVerb: CliVerb = {
               ...(runIn.epsg !== undefined ? { epsg: runIn.epsg } : {}),
             },
             { progress: (f, step) => out(`classify in tiles: ${Math.round(f * 100)}% ${step ?? ''}`.trim()) },
+            tileThreads ?? Math.min(2, availableParallelism()),
           );
           out(`classified in ${tiles} tiles`);
           return { classes: file };

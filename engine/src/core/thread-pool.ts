@@ -20,6 +20,8 @@ export function threadPool(entry: URL): (threads: number) => Piscina {
         maxThreads: threads,
         idleTimeout: 2000,
         execArgv: threadExecArgv(),
+        // geotiff's web-worker shim takes a thread with no workerData for one of its own and fails; {} is the main thread's.
+        workerData: {},
       });
     }
     return pool;

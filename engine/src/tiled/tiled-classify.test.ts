@@ -1,13 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { realFile } from '@nuage/fixtures/real-data.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cancelled } from '../core/errors.js';
 import { classifyCloudTiled } from '../filters/classify.filter.js';
 import { gatherCloud } from '../filters/cloud.js';
 import { openPointCloud } from '../readers/index.js';
 import { ownerOf, planTiles, tilesOf } from './plan.js';
-import { classifyTile, mergeTileClasses, splitIntoTiles, type TileSplit } from './tiled-classify.js';
+import {
+  classifyTile,
+  classifyTileInThread,
+  mergeTileClasses,
+  splitIntoTiles,
+  type TileSplit,
+} from './tiled-classify.js';
 
 describe('planTiles', () => {
   it('makes about count / pointsPerTile tiles, as square as the extent, each owning its cell', () => {
@@ -96,6 +103,31 @@ describe('tiled classification of a real file (fusa.laz, 277,573 points)', () =>
       if (merged[i] === 2) hit++;
     }
     expect(hit / vendorGround).toBeGreaterThan(0.9);
+  });
+
+  it('gives the same classes file when two tiles at a time run in worker threads', async () => {
+    const outs = split.tiles.map((t) => path.join(dir, `classes-${t.index}.bin`));
+    const threaded = split.tiles.map((t) => path.join(dir, `threaded-${t.index}.bin`));
+    // Every tile handed to a pool of 2 threads at once: 2 run, the others queue.
+    const outcomes = await Promise.all(
+      split.tiles.map((t) => {
+        const task = { tileFile: t.file, grid: split.grid, index: t.index, settings: split.settings };
+        return classifyTileInThread({ ...task, outFile: threaded[t.index]! }, 2);
+      }),
+    );
+    expect(outcomes.reduce((s, r) => s + r.owned, 0)).toBe(split.pointCount);
+    for (const t of split.tiles) {
+      expect(await readFile(threaded[t.index]!)).toEqual(await readFile(outs[t.index]!));
+    }
+  }, 120_000);
+
+  it('stops a tile run in a thread when its signal is aborted', async () => {
+    const t = split.tiles[0]!;
+    const task = { tileFile: t.file, grid: split.grid, index: t.index, settings: split.settings };
+    const abort = new AbortController();
+    const run = classifyTileInThread({ ...task, outFile: path.join(dir, 'aborted.bin') }, 2, abort.signal);
+    setTimeout(() => abort.abort(), 50);
+    await expect(run).rejects.toBeInstanceOf(Cancelled);
   });
 
   it('refuses a merge where a tile is missing', async () => {
