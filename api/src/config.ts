@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_TILE_POINTS, DEFAULT_TILED_FROM_POINTS } from '@nuage/engine/tiled/plan.js';
 import { z } from 'zod';
 
 /** The repository root: relative defaults (./data/...) are resolved against it. */
@@ -48,11 +49,14 @@ export const CONFIG_VARIABLES = {
   MAIL_FROM: { default: 'Nuage <no-reply@nuage.local>', description: 'Sender of outgoing mail.' },
   WORKER_CONCURRENCY: { default: '1', description: 'Jobs one worker process runs at once.' },
   TILED_PROCESSING_POINTS: {
-    default: '30000000',
+    default: String(DEFAULT_TILED_FROM_POINTS),
     description:
       'Clouds with at least this many points are classified in tiles, one job per tile that any worker process (on any machine) may take; 0 never tiles.',
   },
-  TILE_POINTS: { default: '8000000', description: 'Points a tile of a tiled processing holds, about.' },
+  TILE_POINTS: {
+    default: String(DEFAULT_TILE_POINTS),
+    description: 'Points a tile of a tiled processing holds, about.',
+  },
   TILE_BUFFER_METRES: {
     default: '40',
     description: 'Overlap around each tile (metres), so ground, buildings and wires are not cut at the seams.',

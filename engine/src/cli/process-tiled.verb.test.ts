@@ -81,6 +81,17 @@ describe('nuage process --tile-points (fusa.laz, 277,573 points)', () => {
     const r = await run(['process', realFile('fusa.laz'), path.join(dir, 'bad'), '--tile-points', 'many']);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--tile-points must be a positive number/);
+    const zero = await run([
+      'process',
+      realFile('fusa.laz'),
+      path.join(dir, 'zero'),
+      '--products',
+      'dtm',
+      '--tile-points',
+      '0',
+    ]);
+    expect(zero.code).toBe(0);
+    expect(zero.out).not.toMatch(/classified in \d+ tiles/);
     const t = await run([
       'process',
       realFile('fusa.laz'),
@@ -92,5 +103,5 @@ describe('nuage process --tile-points (fusa.laz, 277,573 points)', () => {
     ]);
     expect(t.code).toBe(2);
     expect(t.err).toMatch(/--tile-threads must be a whole number of threads/);
-  });
+  }, 120_000);
 });

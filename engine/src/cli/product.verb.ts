@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { EngineError, InvalidInput } from '../core/errors.js';
@@ -192,7 +192,7 @@ export function productsVerb(name: string, ids: readonly string[], summary: stri
 export const processVerb: CliVerb = {
   name: 'process',
   summary: 'every product (or --products A,B with what they need) into OUTDIR with a manifest.json, as a job does',
-  usage: `nuage process IN OUTDIR [--products ID,ID] [--options FILE.json] ${usageOfOptions(OPTION_NAMES)} [--orthophoto FILE.tif] [--epsg N] [--tile-points N [--tile-buffer M] [--tile-threads N]]`,
+  usage: `nuage process IN OUTDIR [--products ID,ID] [--options FILE.json] ${usageOfOptions(OPTION_NAMES)} [--orthophoto FILE.tif] [--epsg N] [--tile-points N|0 [--tile-buffer M] [--tile-threads N]]`,
   options: {
     ...EPSG_OPTION,
     ...LANG_OPTION,
@@ -210,7 +210,8 @@ export const processVerb: CliVerb = {
     const products = typeof values.products === 'string' ? values.products.split(',').map((s) => s.trim()) : undefined;
     const options = await readOptions(values, OPTION_NAMES, products);
     productClosure(options.products, PRODUCT_CATALOG);
-    const tilePoints = positiveNumber(values['tile-points'], 'tile-points');
+    // --tile-points 0 never tiles; unset, clouds of DEFAULT_TILED_FROM_POINTS or more are tiled.
+    const tilePoints = values['tile-points'] === '0' ? 0 : positiveNumber(values['tile-points'], 'tile-points');
     const tileBuffer = positiveNumber(values['tile-buffer'], 'tile-buffer');
     const tileThreads = positiveNumber(values['tile-threads'], 'tile-threads');
     if (tileThreads !== undefined && !Number.isInteger(tileThreads)) {
@@ -218,6 +219,8 @@ export const processVerb: CliVerb = {
     }
     const runIn = runInput(input, values);
     const { runProducts, writeManifest } = await import('../products/run-products.js');
+    const tiledDir = path.join(outDir, '.tiled');
+    // The tiles' classes are read by the classification product during the run, then dropped.
     const outcome = await runProducts({
       input: runIn,
       options,
@@ -226,15 +229,23 @@ export const processVerb: CliVerb = {
       progress: (f, step) => out(`${Math.round(f * 100)}% ${step}`),
       hooks: {
         // --tile-points N: the classification over tiles with overlap buffers (engine/src/tiled), --tile-threads
-        // of them at once (default: 2, or 1 on a one-core machine), each in a worker thread.
+        // of them at once (default: 2, or 1 on a one-core machine), each in a worker thread. Unset: a cloud of
+        // DEFAULT_TILED_FROM_POINTS points or more is cut into tiles of DEFAULT_TILE_POINTS, as a job cuts it.
         input: async (product) => {
-          if (product.id !== 'classify' || tilePoints === undefined) return undefined;
+          if (product.id !== 'classify' || tilePoints === 0) return undefined;
+          const { tilePointsFor } = await import('../tiled/plan.js');
+          const { openPointCloud } = await import('../readers/index.js');
+          const reader = await openPointCloud(runIn.path, runIn.epsg === undefined ? {} : { epsg: runIn.epsg });
+          const points = reader.header.pointCount;
+          await reader.close();
+          const perTile = tilePointsFor(points, tilePoints);
+          if (perTile === undefined) return undefined;
           const { classifyTiledLocally } = await import('../tiled/tiled-classify.js');
           const { file, tiles } = await classifyTiledLocally(
             runIn.path,
-            path.join(outDir, '.tiled'),
+            tiledDir,
             {
-              pointsPerTile: tilePoints,
+              pointsPerTile: perTile,
               vendorWireClasses: options.vendorWireClasses,
               ...(tileBuffer !== undefined ? { bufferMetres: tileBuffer } : {}),
               ...(runIn.epsg !== undefined ? { epsg: runIn.epsg } : {}),
@@ -246,7 +257,7 @@ export const processVerb: CliVerb = {
           return { classes: file };
         },
       },
-    });
+    }).finally(() => rm(tiledDir, { recursive: true, force: true }));
     const quality = outcome.runs.find((r) => r.id === 'quality' && r.status === 'READY')?.figures;
     if (typeof quality?.kappa === 'number') out(`ground vs input: kappa ${quality.kappa.toFixed(3)}`);
     return report(outcome, outDir, await writeManifest(outDir, outcome.manifest), out);

@@ -7,7 +7,7 @@ import { Cancelled } from '../core/errors.js';
 import { classifyCloudTiled } from '../filters/classify.filter.js';
 import { gatherCloud } from '../filters/cloud.js';
 import { openPointCloud } from '../readers/index.js';
-import { ownerOf, planTiles, tilesOf } from './plan.js';
+import { DEFAULT_TILE_POINTS, ownerOf, planTiles, tilePointsFor, tilesOf } from './plan.js';
 import {
   classifyTile,
   classifyTileInThread,
@@ -32,6 +32,14 @@ describe('planTiles', () => {
     // Points off the header's extent go to the nearest edge tile.
     expect(ownerOf(grid, -5, 2000)).toBe(4);
     expect(tilesOf(grid).map((t) => t.core.minX)).toEqual([0, 500, 1000, 1500, 0, 500, 1000, 1500]);
+  });
+
+  it('tiles clouds of 30 M points or more by default, at the size asked when one is, never at 0', () => {
+    expect(tilePointsFor(29_999_999, undefined)).toBeUndefined();
+    expect(tilePointsFor(30_000_000, undefined)).toBe(DEFAULT_TILE_POINTS);
+    expect(DEFAULT_TILE_POINTS).toBe(8_000_000);
+    expect(tilePointsFor(1000, 500)).toBe(500);
+    expect(tilePointsFor(40e6, 0)).toBeUndefined();
   });
 
   it('keeps tiles wider than twice their buffer', () => {
