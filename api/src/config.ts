@@ -64,7 +64,7 @@ export const CONFIG_VARIABLES = {
   TILE_THREADS: {
     default: '2',
     description:
-      'Tiles the processing job classifies at once, each in a worker thread of its own (memory: about that many tiles at work); 1 runs them one after the other.',
+      'Tiles a worker process classifies at once, each in a worker thread of its own (memory: about that many tiles at work); 1 runs them one after the other. Worker processes that only take tiles run WORKER_CONCURRENCY of them.',
   },
   TILE_STALE_SECONDS: {
     default: '120',

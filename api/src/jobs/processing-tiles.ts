@@ -15,7 +15,6 @@ import { Cancelled } from '@nuage/engine/core/errors.js';
 import type { TileGrid } from '@nuage/engine/tiled/plan.js';
 import type { TileSettings } from '@nuage/engine/tiled/tiled-classify.js';
 import {
-  classifyTile,
   classifyTileInThread,
   mergeTileClasses,
   splitIntoTiles,
@@ -88,8 +87,8 @@ export function tiledProcessing(deps: AppDeps, points: number): boolean {
 
 /**
  * Runs one claimed tile: its points from the store, the classification (in a
- * worker thread of a pool of `threads` when that is above 1), its classes to
- * the store, DONE. A heartbeat keeps the claim while it runs.
+ * worker thread of a pool of `threads`), its classes to the store, DONE. A
+ * heartbeat keeps the claim while it runs.
  */
 async function runTile(
   deps: AppDeps,
@@ -98,7 +97,7 @@ async function runTile(
   signal: AbortSignal,
   scratch: string,
   log: Logger,
-  threads = 1,
+  threads: number,
 ): Promise<void> {
   const spec = row.spec as TileSpecJson;
   const dir = path.join(scratch, `tile-${row.tile}-${Date.now()}`);
@@ -111,14 +110,11 @@ async function runTile(
   try {
     const input = await localCopy(deps.storage, spec.input, dir);
     const out = path.join(dir, 'classes.bin');
-    const outcome =
-      threads > 1
-        ? await classifyTileInThread(
-            { tileFile: input, grid: spec.grid, index: row.tile, settings: spec.settings, outFile: out },
-            threads,
-            signal,
-          )
-        : await classifyTile(input, spec.grid, row.tile, spec.settings, out, { signal });
+    const outcome = await classifyTileInThread(
+      { tileFile: input, grid: spec.grid, index: row.tile, settings: spec.settings, outFile: out },
+      threads,
+      signal,
+    );
     await uploadFile(deps.storage.objects, out, spec.classes);
     await finishTile(deps.database.db, row.job_id, row.tile, outcome.owned);
     log.info({ tile: row.tile, points: outcome.points, owned: outcome.owned, ms: Date.now() - t0 }, 'tile classified');
@@ -157,7 +153,8 @@ export function processingTileTask(deps: AppDeps, workerId: string): Task {
     if (!row) return;
     const log = deps.log.child({ job: jobId, tile });
     const scratch = path.join(tmpdir(), `nuage-tiles-${process.pid}`);
-    await runTile(deps, row, workerId, helpers.abortSignal, scratch, log);
+    // In a worker thread: the event loop stays free for the heartbeat while the tile is classified.
+    await runTile(deps, row, workerId, helpers.abortSignal, scratch, log, deps.config.TILE_THREADS);
   };
 }
 

@@ -8,7 +8,7 @@ export interface ClassifyTileTask {
   index: number;
   settings: TileSettings;
   outFile: string;
-  /** Threads the tile's own classification may start (see `classifyCloudTiled`); default: the cores. */
+  /** Threads the tile's own classification may start (see `classifyTile`); default 1. */
   workers?: number;
 }
 

@@ -117,25 +117,27 @@ export function tilesOf(grid: TileGrid): TileSpec[] {
   return out;
 }
 
-function cell(v: number, min: number, size: number, n: number): number {
+/** The grid cell of a coordinate along one axis (off the grid: the nearest edge cell). */
+export function cellOf(v: number, min: number, size: number, n: number): number {
   const i = Math.floor((v - min) / size);
   return i < 0 ? 0 : i >= n ? n - 1 : i;
 }
 
 /** The tile owning a point (points off the grid go to the nearest edge tile). */
 export function ownerOf(grid: TileGrid, x: number, y: number): number {
-  return cell(y, grid.minY, grid.height, grid.ny) * grid.nx + cell(x, grid.minX, grid.width, grid.nx);
+  return cellOf(y, grid.minY, grid.height, grid.ny) * grid.nx + cellOf(x, grid.minX, grid.width, grid.nx);
 }
 
 /**
- * Calls `each` with every tile whose buffered area holds the point (its owner
- * and up to 8 neighbours).
+ * The columns and rows of the tiles whose buffered area holds the point, into
+ * `out` as `[x0, x1, y0, y1]` (inclusive): the point's owner and up to 8
+ * neighbours (tile index `iy * nx + ix`).
  */
-export function tilesNear(grid: TileGrid, x: number, y: number, each: (tile: number) => void): void {
+export function tileRange(grid: TileGrid, x: number, y: number, out: Int32Array): Int32Array {
   const b = grid.buffer;
-  const x0 = cell(x - b, grid.minX, grid.width, grid.nx);
-  const x1 = cell(x + b, grid.minX, grid.width, grid.nx);
-  const y0 = cell(y - b, grid.minY, grid.height, grid.ny);
-  const y1 = cell(y + b, grid.minY, grid.height, grid.ny);
-  for (let iy = y0; iy <= y1; iy++) for (let ix = x0; ix <= x1; ix++) each(iy * grid.nx + ix);
+  out[0] = cellOf(x - b, grid.minX, grid.width, grid.nx);
+  out[1] = cellOf(x + b, grid.minX, grid.width, grid.nx);
+  out[2] = cellOf(y - b, grid.minY, grid.height, grid.ny);
+  out[3] = cellOf(y + b, grid.minY, grid.height, grid.ny);
+  return out;
 }

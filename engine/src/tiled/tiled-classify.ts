@@ -8,7 +8,6 @@
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { PointChunk, StepContext } from '../core/chunk.js';
 import { Cancelled, CrsRequired, InvalidInput } from '../core/errors.js';
@@ -18,10 +17,52 @@ import { keepsVendorWires } from '../products/classified-cloud.product.js';
 import { INLINE_DECODE, terrainUnits } from '../products/product-values.js';
 import { openPointCloud } from '../readers/index.js';
 import type { ClassifyTileTask } from './classify-tile.task.js';
-import { ownerOf, type PlanOptions, planTiles, type TileGrid, tilesNear } from './plan.js';
+import { ownerOf, type PlanOptions, planTiles, type TileGrid, tileRange } from './plan.js';
 
 /** Bytes of one point in a tile file: x, y, z (f64), input index (u32), class, return number, returns (u8). */
 export const TILE_RECORD_BYTES = 31;
+
+/**
+ * A tile file is a run of blocks, one per chunk of the input that reached the
+ * tile: `[n: u32]` then its columns, `x, y, z: f64 × n`, `index: u32 × n`,
+ * `class, return number, returns: u8 × n` (little-endian). Columns are
+ * written and read as whole typed arrays (points one by one through Buffer
+ * methods cost the split about 3 s per 17 M points).
+ */
+const BLOCK_HEADER_BYTES = 4;
+
+/** One tile's points of one chunk, as columns. */
+interface TileBlock {
+  n: number;
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+  id: Uint32Array;
+  cls: Uint8Array;
+  rn: Uint8Array;
+  nr: Uint8Array;
+}
+
+function newBlock(n: number): TileBlock {
+  return {
+    n,
+    x: new Float64Array(n),
+    y: new Float64Array(n),
+    z: new Float64Array(n),
+    id: new Uint32Array(n),
+    cls: new Uint8Array(n),
+    rn: new Uint8Array(n),
+    nr: new Uint8Array(n),
+  };
+}
+
+/** The bytes of a block, in file order (the machine is little-endian, as every Node target). */
+function blockBytes(b: TileBlock): Buffer[] {
+  const head = Buffer.alloc(BLOCK_HEADER_BYTES);
+  head.writeUInt32LE(b.n, 0);
+  const view = (a: Float64Array | Uint32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  return [head, view(b.x), view(b.y), view(b.z), view(b.id), view(b.cls), view(b.rn), view(b.nr)];
+}
 
 /** What {@link splitIntoTiles} wrote. */
 export interface TileSplit {
@@ -81,6 +122,7 @@ export async function splitIntoTiles(
     let index = 0;
     let vendorWires = 0;
     const counts = new Int32Array(n);
+    const range = new Int32Array(4);
     for await (const chunk of reader.read({ signal: context.signal, workers: INLINE_DECODE })) {
       if (context.signal?.aborted) throw new Cancelled();
       const { x, y, z, count } = chunk;
@@ -88,31 +130,43 @@ export async function splitIntoTiles(
       const rn = chunk.returnNumber;
       const nr = chunk.numberOfReturns;
       counts.fill(0);
-      for (let i = 0; i < count; i++) tilesNear(grid, x[i]!, y[i]!, (t) => counts[t]!++);
-      const buffers = Array.from(counts, (c) => (c > 0 ? Buffer.allocUnsafe(c * TILE_RECORD_BYTES) : null));
+      const nx = grid.nx;
+      for (let i = 0; i < count; i++) {
+        tileRange(grid, x[i]!, y[i]!, range);
+        for (let iy = range[2]!; iy <= range[3]!; iy++)
+          for (let ix = range[0]!; ix <= range[1]!; ix++) counts[iy * nx + ix]!++;
+      }
+      const blocks = Array.from(counts, (c) => (c > 0 ? newBlock(c) : null));
       const at = new Int32Array(n);
       for (let i = 0; i < count; i++) {
         const c = cls ? cls[i]! : 0;
         if (c === 14) vendorWires++;
-        tilesNear(grid, x[i]!, y[i]!, (t) => {
-          const b = buffers[t]!;
-          const o = at[t]!;
-          b.writeDoubleLE(x[i]!, o);
-          b.writeDoubleLE(y[i]!, o + 8);
-          b.writeDoubleLE(z[i]!, o + 16);
-          b.writeUInt32LE(index + i, o + 24);
-          b[o + 28] = c;
-          b[o + 29] = rn ? rn[i]! : 1;
-          b[o + 30] = nr ? nr[i]! : 1;
-          at[t] = o + TILE_RECORD_BYTES;
-        });
+        const px = x[i]!;
+        const py = y[i]!;
+        tileRange(grid, px, py, range);
+        for (let iy = range[2]!; iy <= range[3]!; iy++) {
+          for (let ix = range[0]!; ix <= range[1]!; ix++) {
+            const t = iy * nx + ix;
+            const b = blocks[t]!;
+            const k = at[t]!++;
+            b.x[k] = px;
+            b.y[k] = py;
+            b.z[k] = z[i]!;
+            b.id[k] = index + i;
+            b.cls[k] = c;
+            b.rn[k] = rn ? rn[i]! : 1;
+            b.nr[k] = nr ? nr[i]! : 1;
+          }
+        }
       }
       index += count;
       for (let t = 0; t < n; t++) {
-        const b = buffers[t];
+        const b = blocks[t];
         if (!b) continue;
         points[t]! += counts[t]!;
-        if (!streams[t]!.write(b)) await once(streams[t]!, 'drain');
+        let drained = true;
+        for (const part of blockBytes(b)) drained = streams[t]!.write(part) && drained;
+        if (!drained) await once(streams[t]!, 'drain');
       }
       context.progress?.(h.pointCount > 0 ? Math.min(1, index / h.pointCount) : 1, 'split');
     }
@@ -134,6 +188,51 @@ export async function splitIntoTiles(
   }
 }
 
+/** A tile file's points (see {@link BLOCK_HEADER_BYTES} for the format) and their indices in the input. */
+export async function readTileFile(tileFile: string): Promise<{ cloud: PointChunk; ids: Uint32Array }> {
+  const bytes = await readFile(tileFile);
+  const broken = () => new InvalidInput('tile', `${path.basename(tileFile)} is not a whole number of point blocks`);
+  let count = 0;
+  let o = 0;
+  while (o < bytes.byteLength) {
+    if (o + BLOCK_HEADER_BYTES > bytes.byteLength) throw broken();
+    const n = bytes.readUInt32LE(o);
+    o += BLOCK_HEADER_BYTES + n * TILE_RECORD_BYTES;
+    count += n;
+  }
+  if (o !== bytes.byteLength) throw broken();
+  const cloud = {
+    count,
+    x: new Float64Array(count),
+    y: new Float64Array(count),
+    z: new Float64Array(count),
+    classification: new Uint8Array(count),
+    returnNumber: new Uint8Array(count),
+    numberOfReturns: new Uint8Array(count),
+  };
+  const ids = new Uint32Array(count);
+  // Each column of each block copied byte for byte into its place (typed arrays over unaligned file offsets would throw).
+  const put = (to: Float64Array | Uint32Array | Uint8Array, at: number, from: number, n: number) => {
+    const size = to.BYTES_PER_ELEMENT;
+    new Uint8Array(to.buffer, at * size, n * size).set(bytes.subarray(from, from + n * size));
+    return from + n * size;
+  };
+  o = 0;
+  for (let at = 0; o < bytes.byteLength; ) {
+    const n = bytes.readUInt32LE(o);
+    o += BLOCK_HEADER_BYTES;
+    o = put(cloud.x, at, o, n);
+    o = put(cloud.y, at, o, n);
+    o = put(cloud.z, at, o, n);
+    o = put(ids, at, o, n);
+    o = put(cloud.classification, at, o, n);
+    o = put(cloud.returnNumber, at, o, n);
+    o = put(cloud.numberOfReturns, at, o, n);
+    at += n;
+  }
+  return { cloud, ids };
+}
+
 /** What {@link classifyTile} found. */
 export interface TileOutcome {
   /** Points in the tile's file (buffer included). */
@@ -148,6 +247,11 @@ export interface TileOutcome {
  * Classifies one tile's points (its area and buffer) and writes the classes of
  * the points it owns: `[n: u32][input index: u32 × n][class: u8 × n]`.
  *
+ * The tile's filters run on one thread unless `context.workers` says
+ * otherwise: the ground filter cuts a cloud into strips by its thread count,
+ * so a tile's classes would depend on the cores of the machine (or the
+ * thread) that ran it. Tiles are the parallel unit (see {@link classifyTileInThread}).
+ *
  * @example
  * await classifyTile('work/tiles/tile-3.bin', split.grid, 3, split.settings, 'work/classes-3.bin');
  */
@@ -159,30 +263,8 @@ export async function classifyTile(
   outFile: string,
   context: StepContext & { workers?: number } = {},
 ): Promise<TileOutcome> {
-  const bytes = await readFile(tileFile);
-  if (bytes.byteLength % TILE_RECORD_BYTES !== 0) {
-    throw new InvalidInput('tile', `${path.basename(tileFile)} is not a whole number of point records`);
-  }
-  const count = bytes.byteLength / TILE_RECORD_BYTES;
-  const cloud: PointChunk = {
-    count,
-    x: new Float64Array(count),
-    y: new Float64Array(count),
-    z: new Float64Array(count),
-    classification: new Uint8Array(count),
-    returnNumber: new Uint8Array(count),
-    numberOfReturns: new Uint8Array(count),
-  };
-  const ids = new Uint32Array(count);
-  for (let i = 0, o = 0; i < count; i++, o += TILE_RECORD_BYTES) {
-    cloud.x[i] = bytes.readDoubleLE(o);
-    cloud.y[i] = bytes.readDoubleLE(o + 8);
-    cloud.z[i] = bytes.readDoubleLE(o + 16);
-    ids[i] = bytes.readUInt32LE(o + 24);
-    cloud.classification![i] = bytes[o + 28]!;
-    cloud.returnNumber![i] = bytes[o + 29]!;
-    cloud.numberOfReturns![i] = bytes[o + 30]!;
-  }
+  const { cloud, ids } = await readTileFile(tileFile);
+  const count = cloud.count;
   let owned = 0;
   const mine = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
@@ -206,7 +288,7 @@ export async function classifyTile(
                 wires: settings.wires,
               },
               context,
-              context.workers,
+              context.workers ?? 1,
             )
           ).classification
         : new Uint8Array(count).fill(1);
@@ -230,8 +312,8 @@ const tileThreads = threadPool(new URL('./classify-tile.worker.mjs', import.meta
  * side by side, one per thread. The classification's own serial stretches
  * (the roof faces' growth among them) leave a core idle when one tile runs
  * alone, and its own worker threads cost copies of the points: two tiles at
- * once, each with one thread, took 41–49 s on the 0.48 GB replica where one
- * tile at a time took 61 s. Cancelling ends the thread.
+ * once, each on its one thread, took 41–49 s on the 0.48 GB replica where one
+ * tile at a time (with the filters' own threads) took 61 s. Cancelling ends the thread.
  *
  * @example
  * await Promise.all(tiles.map((t) => classifyTileInThread({ tileFile: t.file, grid, index: t.index, settings, outFile: `classes-${t.index}.bin` }, 2)));
@@ -243,9 +325,7 @@ export async function classifyTileInThread(
 ): Promise<TileOutcome> {
   if (signal?.aborted) throw new Cancelled();
   try {
-    // The tiles are the parallelism: each tile's own filters get the cores left over (1 of 2 for 2 tiles at once).
-    const workers = task.workers ?? Math.max(1, Math.floor(availableParallelism() / threads));
-    return (await tileThreads(threads).run({ ...task, workers }, signal ? { signal } : {})) as TileOutcome;
+    return (await tileThreads(threads).run(task, signal ? { signal } : {})) as TileOutcome;
   } catch (err) {
     if (signal?.aborted) throw new Cancelled();
     throw err;
