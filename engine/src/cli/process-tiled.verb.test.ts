@@ -23,18 +23,19 @@ describe('nuage process --tile-points (fusa.laz, 277,573 points)', () => {
   });
 
   it('classifies in tiles with buffers and writes every point once, with the classes counted in the manifest', async () => {
-    const out = path.join(dir, 'run');
-    const r = await run([
+    const tiled = (to: string) => [
       'process',
       realFile('fusa.laz'),
-      out,
+      to,
       '--products',
       'classify',
       '--tile-points',
       '80000',
       '--tile-buffer',
       '25',
-    ]);
+    ];
+    const out = path.join(dir, 'run');
+    const r = await run(tiled(out));
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const tiles = Number(/classified in (\d+) tiles/.exec(r.out)?.[1]);
@@ -56,19 +57,7 @@ describe('nuage process --tile-points (fusa.laz, 277,573 points)', () => {
     expect(counts['2']).toBeGreaterThan(160_000);
     // One tile at a time on the main thread gives the same classes as the default (two at once, in threads).
     const one = path.join(dir, 'one');
-    const r1 = await run([
-      'process',
-      realFile('fusa.laz'),
-      one,
-      '--products',
-      'classify',
-      '--tile-points',
-      '80000',
-      '--tile-buffer',
-      '25',
-      '--tile-threads',
-      '1',
-    ]);
+    const r1 = await run([...tiled(one), '--tile-threads', '1']);
     expect(r1.code).toBe(0);
     const manifest1 = JSON.parse(await readFile(path.join(one, 'manifest.json'), 'utf8'));
     expect(manifest1.products.find((p: { id: string }) => p.id === 'classify').figures.classCounts).toEqual(counts);
