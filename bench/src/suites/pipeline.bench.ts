@@ -11,7 +11,8 @@
  *    start-tiling to READY and each job's run time. Reference, same run: the
  *    engine's tilePointCloud on the same file, no API.
  * 3. Processing (`--gb N`, default 1; `--skip-processing`; `--tile-points N` classifies in
- *    tiles of N points, as a job does for big clouds): a real-replica LAS
+ *    tiles of N points, 0 in one piece; unset, `nuage process` tiles clouds of 30 M points
+ *    or more, as a job does): a real-replica LAS
  *    of N GB (the bcts mosaic and the AHN corridor, copied side by side, see
  *    replica.ts) through the whole `nuage process` (every product, default
  *    options): wall and CPU time per GB, peak RSS, each product's time.
@@ -329,7 +330,7 @@ export default {
           // raw read: bytes only
         }
         const rawMs = performance.now() - r0;
-        // --tile-points N: the classification in tiles (as a job does from TILED_PROCESSING_POINTS), one at a time.
+        // --tile-points N: the classification in tiles of N points (0: in one piece; unset: nuage process's default).
         const tilePoints = arg('--tile-points', '');
         const findWires = args.includes('--find-wires');
         const run = await timeWholeProcess(replica.path, path.join(dataDir, 'replica-out'), [
