@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { realFile } from '@nuage/fixtures/real-data.js';
@@ -12,6 +12,7 @@ import {
   classifyTile,
   classifyTileInThread,
   mergeTileClasses,
+  readTileFile,
   splitIntoTiles,
   type TileSplit,
 } from './tiled-classify.js';
@@ -136,6 +137,24 @@ describe('tiled classification of a real file (fusa.laz, 277,573 points)', () =>
     const run = classifyTileInThread({ ...task, outFile: path.join(dir, 'aborted.bin') }, 2, abort.signal);
     setTimeout(() => abort.abort(), 50);
     await expect(run).rejects.toBeInstanceOf(Cancelled);
+  });
+
+  it('reads a tile file back whole, and refuses one cut short', async () => {
+    const t = split.tiles[0]!;
+    const { cloud, ids } = await readTileFile(t.file);
+    expect(cloud.count).toBe(t.points);
+    // Input indices rise within the tile (chunks in input order), and every point lies in the tile's buffered area.
+    const g = split.grid;
+    const x0 = g.minX + (t.index % g.nx) * g.width - g.buffer - 1e-6;
+    const y0 = g.minY + Math.floor(t.index / g.nx) * g.height - g.buffer - 1e-6;
+    let wrong = 0;
+    for (let i = 0; i < cloud.count; i++) {
+      if ((i > 0 && ids[i]! <= ids[i - 1]!) || cloud.x[i]! < x0 || cloud.y[i]! < y0) wrong++;
+    }
+    expect(wrong).toBe(0);
+    const cut = path.join(dir, 'cut.bin');
+    await writeFile(cut, (await readFile(t.file)).subarray(0, 1000));
+    await expect(readTileFile(cut)).rejects.toThrow(/cut.bin is not a whole number of point blocks/);
   });
 
   it('refuses a merge where a tile is missing', async () => {
