@@ -13,6 +13,9 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
+/** `nuage process fusa.laz TO` with more flags. */
+const processFusa = (to: string, ...flags: string[]) => run(['process', realFile('fusa.laz'), to, ...flags]);
+
 describe('nuage process --tile-points (fusa.laz, 277,573 points)', () => {
   let dir: string;
   beforeAll(async () => {
@@ -23,19 +26,9 @@ describe('nuage process --tile-points (fusa.laz, 277,573 points)', () => {
   });
 
   it('classifies in tiles with buffers and writes every point once, with the classes counted in the manifest', async () => {
-    const tiled = (to: string) => [
-      'process',
-      realFile('fusa.laz'),
-      to,
-      '--products',
-      'classify',
-      '--tile-points',
-      '80000',
-      '--tile-buffer',
-      '25',
-    ];
+    const tiled = ['--products', 'classify', '--tile-points', '80000', '--tile-buffer', '25'];
     const out = path.join(dir, 'run');
-    const r = await run(tiled(out));
+    const r = await processFusa(out, ...tiled);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const tiles = Number(/classified in (\d+) tiles/.exec(r.out)?.[1]);
@@ -57,7 +50,7 @@ describe('nuage process --tile-points (fusa.laz, 277,573 points)', () => {
     expect(counts['2']).toBeGreaterThan(160_000);
     // One tile at a time on the main thread gives the same classes as the default (two at once, in threads).
     const one = path.join(dir, 'one');
-    const r1 = await run([...tiled(one), '--tile-threads', '1']);
+    const r1 = await processFusa(one, ...tiled, '--tile-threads', '1');
     expect(r1.code).toBe(0);
     const manifest1 = JSON.parse(await readFile(path.join(one, 'manifest.json'), 'utf8'));
     expect(manifest1.products.find((p: { id: string }) => p.id === 'classify').figures.classCounts).toEqual(counts);
@@ -67,29 +60,13 @@ describe('nuage process --tile-points (fusa.laz, 277,573 points)', () => {
   }, 240_000);
 
   it('refuses a tile size that is not a positive number', async () => {
-    const r = await run(['process', realFile('fusa.laz'), path.join(dir, 'bad'), '--tile-points', 'many']);
+    const r = await processFusa(path.join(dir, 'bad'), '--tile-points', 'many');
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--tile-points must be a positive number/);
-    const zero = await run([
-      'process',
-      realFile('fusa.laz'),
-      path.join(dir, 'zero'),
-      '--products',
-      'dtm',
-      '--tile-points',
-      '0',
-    ]);
+    const zero = await processFusa(path.join(dir, 'zero'), '--products', 'dtm', '--tile-points', '0');
     expect(zero.code).toBe(0);
     expect(zero.out).not.toMatch(/classified in \d+ tiles/);
-    const t = await run([
-      'process',
-      realFile('fusa.laz'),
-      path.join(dir, 'bad'),
-      '--tile-points',
-      '1000',
-      '--tile-threads',
-      '1.5',
-    ]);
+    const t = await processFusa(path.join(dir, 'bad'), '--tile-points', '1000', '--tile-threads', '1.5');
     expect(t.code).toBe(2);
     expect(t.err).toMatch(/--tile-threads must be a whole number of threads/);
   }, 120_000);

@@ -118,7 +118,7 @@ export function tilesOf(grid: TileGrid): TileSpec[] {
 }
 
 /** The grid cell of a coordinate along one axis (off the grid: the nearest edge cell). */
-export function cellOf(v: number, min: number, size: number, n: number): number {
+function cellOf(v: number, min: number, size: number, n: number): number {
   const i = Math.floor((v - min) / size);
   return i < 0 ? 0 : i >= n ? n - 1 : i;
 }
